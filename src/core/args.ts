@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { ToolError } from './errors';
+
+/**
+ * Copies an untrusted argument object into a plain object of data properties.
+ *
+ * Rejects anything that is not a plain object (arrays, null, class instances, proxies are read through
+ * their traps only once), and any accessor (getter/setter) property, so a value cannot change between
+ * validation and use (seed 003: "values are snapshotted from data descriptors before use"). Nested arrays
+ * are copied the same way one level deep; nested objects are not accepted by any Scout schema.
+ *
+ * @throws ToolError INVALID_ARGUMENT
+ */
+export function snapshotArguments(input: unknown): Record<string, unknown> {
+  if (input === undefined) return {};
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw new ToolError('INVALID_ARGUMENT', 'arguments must be a JSON object.');
+  }
+  const proto = Object.getPrototypeOf(input);
+  if (proto !== Object.prototype && proto !== null) {
+    throw new ToolError('INVALID_ARGUMENT', 'arguments must be a plain JSON object.');
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Reflect.ownKeys(input)) {
+    if (typeof key === 'symbol') throw new ToolError('INVALID_ARGUMENT', 'arguments must not have symbol keys.');
+    const desc = Object.getOwnPropertyDescriptor(input, key);
+    if (!desc) continue;
+    if (!('value' in desc)) {
+      throw new ToolError('INVALID_ARGUMENT', `argument "${key}" must be a plain value, not an accessor property.`);
+    }
+    out[key] = Array.isArray(desc.value) ? snapshotArray(key, desc.value) : desc.value;
+  }
+  return out;
+}
+
+function snapshotArray(key: string, arr: unknown[]): unknown[] {
+  const out: unknown[] = [];
+  const length = Object.getOwnPropertyDescriptor(arr, 'length')?.value;
+  if (typeof length !== 'number') throw new ToolError('INVALID_ARGUMENT', `argument "${key}" must be an array.`);
+  for (let i = 0; i < length; i++) {
+    const desc = Object.getOwnPropertyDescriptor(arr, i);
+    if (desc && !('value' in desc)) {
+      throw new ToolError('INVALID_ARGUMENT', `argument "${key}" must hold plain values, not accessor properties.`);
+    }
+    out.push(desc?.value);
+  }
+  return out;
+}
+
+/**
+ * Snapshots `input` (see {@link snapshotArguments}) and validates it with a strict zod schema.
+ * Unknown keys, wrong types and failed refinements become one `INVALID_ARGUMENT` error whose message names
+ * the argument and the rule, in the form `<key>: <what is wrong>`; a schema refinement's own message is
+ * used verbatim (so seed contract messages stay exact).
+ *
+ * @throws ToolError INVALID_ARGUMENT
+ */
+export function parseArguments<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const snapshot = snapshotArguments(input);
+  const result = schema.safeParse(snapshot, { reportInput: true });
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  if (issue.code === 'unrecognized_keys') {
+    throw new ToolError('INVALID_ARGUMENT', `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}. Remove ${issue.keys.length > 1 ? 'them' : 'it'} and call again.`);
+  }
+  if (issue.code === 'custom') throw new ToolError('INVALID_ARGUMENT', issue.message);
+  const where = issue.path.length ? issue.path.join('.') : 'arguments';
+  throw new ToolError('INVALID_ARGUMENT', `${where}: ${describeIssue(issue)}`);
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? `is required (${issue.expected}).` : `must be a ${issue.expected}.`;
+    default:
+      return issue.message.endsWith('.') ? issue.message : `${issue.message}.`;
+  }
+}

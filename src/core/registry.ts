@@ -1,0 +1,14 @@
+import type { ScoutTool, ToolName } from './tool';
+import { globTool } from './search/glob';
+import { grepTool } from './search/grep';
+
+/** Every Scout tool by name: the one list the VS Code layer and the CLI both serve. */
+export const TOOLS: Partial<Record<ToolName, ScoutTool<any, any>>> = {
+  glob: globTool,
+  grep: grepTool,
+};
+
+/** Looks a tool up by name; undefined for an unknown name. */
+export function findTool(name: string): ScoutTool<any, any> | undefined {
+  return Object.prototype.hasOwnProperty.call(TOOLS, name) ? TOOLS[name as ToolName] : undefined;
+}

@@ -1,0 +1,72 @@
+import type { ScoutConfig } from './config';
+import type { WorkspaceFolderRef } from './workspace/folders';
+
+/** The five tool names; also the `name`s in `contributes.languageModelTools`. */
+export type ToolName = 'glob' | 'grep' | 'workspace_search' | 'web_search' | 'web_fetch';
+
+/** Where a complete over-cap result was saved, and how a model reads it back. */
+export interface SpillLocator {
+  /** A URI string (`untitled:…` in VS Code, `file://…` from the CLI). */
+  readonly uri: string;
+  /** One sentence telling the model how to read the document. */
+  readonly hint: string;
+}
+
+/** Saves the complete formatted text of an over-cap result. Rejects when it cannot; callers keep the inline page. */
+export type SpillWriter = (text: string, meta: { tool: ToolName; title: string }) => Promise<SpillLocator>;
+
+/** A sink for diagnostics (the VS Code `LogOutputChannel`, or stderr in the CLI). Never given secrets. */
+export interface Logger {
+  trace(message: string): void;
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+/** Everything a tool run may use from its host. */
+export interface ToolEnv {
+  /** Open workspace folders, the first being the default workdir. Empty when none is open. */
+  readonly folders: readonly WorkspaceFolderRef[];
+  readonly config: ScoutConfig;
+  /** Fires when the caller cancels; tools must stop their work (kill processes, abort requests). */
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+  /** Absolute path of the rg binary to spawn (resolved by the host). */
+  readonly ripgrepPath: string;
+  /** Saves over-cap results; absent when the host has nowhere to save them. */
+  readonly spill?: SpillWriter;
+  /** Optional progress messages for long work (shown by `withProgress`). */
+  readonly progress?: (message: string) => void;
+  /** Reads an API key for a web search provider; keys never reach logs or results. */
+  readonly getSecret?: (name: string) => Promise<string | undefined>;
+}
+
+/** Counts shown on a result card; each field only where it applies to the tool. */
+export interface RunSummary {
+  matches?: number;
+  files?: number;
+  skipped?: number;
+  truncated: boolean;
+}
+
+/** A finished tool call: the text a model sees plus the canonical value behind it. */
+export interface ToolOutput<V = unknown> {
+  /** Exactly what the model sees. */
+  readonly text: string;
+  /** The canonical, JSON-serialisable value (`--json` in the CLI, cards in the panel). */
+  readonly value: V;
+  readonly summary: RunSummary;
+  /** Set when the complete result was saved out of line. */
+  readonly spill?: SpillLocator;
+}
+
+/**
+ * One Scout tool, independent of VS Code.
+ * `parse` validates untrusted input (from a model or a person) and throws `ToolError('INVALID_ARGUMENT')`;
+ * `run` performs the call and throws `ToolError` for every expected failure.
+ */
+export interface ScoutTool<A = unknown, V = unknown> {
+  readonly name: ToolName;
+  parse(input: unknown, config: ScoutConfig): A;
+  run(args: A, env: ToolEnv): Promise<ToolOutput<V>>;
+}
