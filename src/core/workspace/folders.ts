@@ -29,7 +29,7 @@ export interface ResolveOptions {
 /** True when `child` (an absolute, normalised path) is `parent` or lies below it. */
 export function isWithin(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /**

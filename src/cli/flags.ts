@@ -1,0 +1,227 @@
+import { defaultConfig, KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, type ScoutConfig, type WebSearchConfig } from '../core/config';
+import { PROVIDERS } from '../core/web/search/providers';
+
+/** A mistake in how the CLI was called (exit status 2). */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** What the command line sets for one run. Flags write into it. */
+export interface CliSettings {
+  /** The workspace folder (default: the current directory). */
+  cwd: string;
+  /** Print the canonical value as JSON instead of the model text. */
+  json: boolean;
+  /** `--rg`: the rg binary, tried before the packaged one and PATH. */
+  rgPath?: string;
+  /** Log diagnostics to stderr. */
+  verbose: boolean;
+  /** Scout's settings: the defaults, changed by `--config` and tool flags. */
+  config: ScoutConfig;
+  /** `--provider-url`: the web search provider's base URL, kept so it follows a later `--provider`. */
+  providerUrl?: string;
+}
+
+/**
+ * One `--name [VALUE]` option. This table is the hook for tool-specific flags: a later tool adds its entries
+ * to {@link CLI_FLAGS}, usually with {@link configFlag} (e.g. web_fetch's repeatable
+ * `configFlag('--allow-private-host', 'webFetch.allowedPrivateHosts', 'HOST', …)`), or with its own `apply`
+ * when a flag does not map onto one setting.
+ */
+export interface CliFlag {
+  /** The flag as typed, with its dashes: `--cwd`. Also accepted as `--cwd=VALUE`. */
+  readonly name: string;
+  /** Placeholder of the value in the usage text (`DIR`); absent for a switch that takes no value. */
+  readonly value?: string;
+  /** May be given more than once. */
+  readonly repeatable?: boolean;
+  readonly help: string;
+  /**
+   * Applies the flag. `value` is undefined for a switch.
+   * @throws UsageError when the value is not acceptable.
+   */
+  apply(settings: CliSettings, value: string | undefined): void;
+}
+
+/** A dotted setting path, `section.key` of {@link ScoutConfig}: `search.globMaxResults`. */
+export type ConfigKey = { [S in keyof ScoutConfig]: `${S}.${keyof ScoutConfig[S] & string}` }[keyof ScoutConfig];
+
+/**
+ * Sets one setting from a string, converted to the type of its default: a number (finite), `true`/`false`,
+ * a string, a string list (a JSON array replaces the list; any other value is appended to it), or an
+ * object (a JSON object).
+ *
+ * @throws UsageError for an unknown key or a value of the wrong type.
+ */
+export function setConfigValue(config: ScoutConfig, key: string, raw: string): void {
+  const [section, name, ...extra] = key.split('.');
+  const defaults = defaultConfig() as unknown as Record<string, Record<string, unknown>>;
+  if (!section || !name || extra.length || !Object.hasOwn(defaults, section) || !Object.hasOwn(defaults[section]!, name)) {
+    throw new UsageError(`unknown setting "${key}". Settings are section.key, e.g. search.globMaxResults; see README.md for the list.`);
+  }
+  const target = (config as unknown as Record<string, Record<string, unknown>>)[section]!;
+  const example = defaults[section]![name];
+  if (typeof example === 'number') {
+    const n = Number(raw);
+    if (raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`setting "${key}" needs a number, not "${raw}".`);
+    target[name] = n;
+  } else if (typeof example === 'boolean') {
+    if (raw !== 'true' && raw !== 'false') throw new UsageError(`setting "${key}" needs true or false, not "${raw}".`);
+    target[name] = raw === 'true';
+  } else if (typeof example === 'string') {
+    target[name] = raw;
+  } else if (Array.isArray(example)) {
+    if (raw.trimStart().startsWith('[')) {
+      const list = parseJson(key, raw);
+      if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) throw new UsageError(`setting "${key}" needs a JSON array of strings.`);
+      target[name] = list;
+    } else {
+      target[name] = [...(target[name] as string[]), raw];
+    }
+  } else {
+    const object = parseJson(key, raw);
+    if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new UsageError(`setting "${key}" needs a JSON object.`);
+    target[name] = object;
+  }
+}
+
+function parseJson(key: string, raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw new UsageError(`setting "${key}" needs JSON, and "${raw}" is not valid JSON.`);
+  }
+}
+
+/**
+ * A flag that sets one setting ({@link setConfigValue}); repeatable when the setting is a list.
+ * Example: `configFlag('--provider', 'webSearch.provider', 'NAME', 'web search provider')`.
+ */
+export function configFlag(name: string, key: ConfigKey, value: string, help: string): CliFlag {
+  const [section, setting] = key.split('.') as [keyof ScoutConfig, string];
+  const repeatable = Array.isArray((defaultConfig()[section] as unknown as Record<string, unknown>)[setting]);
+  return { name, value, repeatable, help, apply: (settings, v) => setConfigValue(settings.config, key, v!) };
+}
+
+/** The values of `--provider` (those of the setting scout.webSearch.provider). */
+const WEB_SEARCH_PROVIDERS = Object.keys(PROVIDERS) as WebSearchConfig['provider'][];
+
+/** Every option the CLI accepts. Tools append their own flags here (see {@link CliFlag}). */
+export const CLI_FLAGS: CliFlag[] = [
+  { name: '--cwd', value: 'DIR', help: 'workspace folder to run in (default: the current directory)', apply: (s, v) => (s.cwd = v!) },
+  { name: '--json', help: 'print the canonical result value as JSON instead of the model text', apply: (s) => (s.json = true) },
+  { name: '--rg', value: 'PATH', help: 'ripgrep binary (default: the packaged @vscode/ripgrep-universal, then rg on PATH)', apply: (s, v) => (s.rgPath = v!) },
+  {
+    name: '--config',
+    value: 'KEY=VALUE',
+    repeatable: true,
+    help: 'change a setting, e.g. search.globMaxResults=20 (keys as in the scout.* settings)',
+    apply: (s, v) => {
+      const eq = v!.indexOf('=');
+      if (eq <= 0) throw new UsageError(`--config needs KEY=VALUE, not "${v}".`);
+      setConfigValue(s.config, v!.slice(0, eq), v!.slice(eq + 1));
+    },
+  },
+  { name: '--verbose', help: 'log diagnostics to stderr', apply: (s) => (s.verbose = true) },
+  {
+    name: '--provider',
+    value: 'NAME',
+    help: `web_search provider: ${WEB_SEARCH_PROVIDERS.join(', ')} (default duckduckgo; API keys are read from ${KEYED_WEB_SEARCH_PROVIDERS.map(webSearchKeyEnvVar).join(', ')})`,
+    apply: (s, v) => {
+      const provider = WEB_SEARCH_PROVIDERS.find((p) => p === v);
+      if (!provider) throw new UsageError(`--provider must be one of ${WEB_SEARCH_PROVIDERS.join(', ')}, not "${v}".`);
+      s.config.webSearch.provider = provider;
+      if (s.providerUrl !== undefined) s.config.webSearch.baseUrls = { [provider]: s.providerUrl };
+    },
+  },
+  {
+    name: '--provider-url',
+    value: 'URL',
+    help: "base URL of the web_search provider (a SearXNG instance, a proxy or a test server); you chose it, so web_fetch's private-network guard does not apply",
+    apply: (s, v) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(v!);
+      } catch {
+        // reported below
+      }
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--provider-url needs an absolute http(s) URL, not "${v}".`);
+      s.providerUrl = url.href;
+      s.config.webSearch.baseUrls = { [s.config.webSearch.provider]: url.href };
+    },
+  },
+  configFlag('--allow-private-host', 'webFetch.allowedPrivateHosts', 'HOST', 'let web_fetch reach this host, address or CIDR range although it is private (loopback, LAN)'),
+];
+
+/** The parsed command line: the tool name and its JSON argument text, plus the settings. */
+export interface CommandLine {
+  readonly tool: string;
+  readonly argumentsJson: string | undefined;
+  readonly settings: CliSettings;
+  readonly help: boolean;
+}
+
+/**
+ * Parses `<tool> ['<json args>'] [flags]`: flags may come anywhere, as `--flag VALUE` or `--flag=VALUE`.
+ * A non-repeatable flag given twice, an unknown flag, a missing value or a third positional argument is a
+ * usage error. `-h`/`--help` asks for the usage text.
+ *
+ * @throws UsageError
+ */
+export function parseCommandLine(argv: readonly string[], cwd: string, flags: readonly CliFlag[] = CLI_FLAGS): CommandLine {
+  const settings: CliSettings = { cwd, json: false, verbose: false, config: defaultConfig() };
+  const positional: string[] = [];
+  const seen = new Set<string>();
+  let help = false;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '-h' || arg === '--help') {
+      help = true;
+      continue;
+    }
+    if (!arg.startsWith('--')) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    const flag = flags.find((f) => f.name === name);
+    if (!flag) throw new UsageError(`unknown option ${name}.`);
+    if (seen.has(name) && !flag.repeatable) throw new UsageError(`${name} may be given only once.`);
+    seen.add(name);
+    let value: string | undefined;
+    if (flag.value === undefined) {
+      if (eq >= 0) throw new UsageError(`${name} takes no value.`);
+    } else if (eq >= 0) {
+      value = arg.slice(eq + 1);
+    } else {
+      value = argv[++i];
+      if (value === undefined) throw new UsageError(`${name} needs a value (${flag.value}).`);
+    }
+    flag.apply(settings, value);
+  }
+  if (help) return { tool: positional[0] ?? '', argumentsJson: undefined, settings, help };
+  if (positional.length === 0) throw new UsageError('name a tool to run.');
+  if (positional.length > 2) throw new UsageError(`expected a tool and one JSON argument, got ${positional.length} positional arguments (quote the JSON).`);
+  return { tool: positional[0]!, argumentsJson: positional[1], settings, help };
+}
+
+/** The usage text, listing `tools` and every flag. */
+export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_FLAGS): string {
+  const rows = flags.map((f) => [`${f.name}${f.value ? ` ${f.value}` : ''}`, `${f.help}${f.repeatable ? ' (repeatable)' : ''}`] as const);
+  const width = Math.max(...rows.map(([left]) => left.length));
+  return [
+    "Usage: node dist/cli.js <tool> ['<json arguments>'] [options]",
+    '',
+    'Runs one Scout tool on a folder and prints exactly what a language model would see.',
+    '',
+    `Tools: ${tools.join(', ')}`,
+    '',
+    'Options:',
+    ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`),
+    `  ${'-h, --help'.padEnd(width)}  show this help`,
+    '',
+    'Exit status: 0 success, 1 tool error (the Error: text is printed), 2 bad usage.',
+    `Example: node dist/cli.js grep '{"pattern":"TODO","include":"*.ts"}' --cwd ~/project`,
+  ].join('\n');
+}

@@ -1,0 +1,332 @@
+import { ToolError } from '../errors';
+import { RecordSplitter } from './records';
+
+/**
+ * rg's encoding of arbitrary bytes in `--json` output: `{ text }` when the bytes are valid UTF-8, otherwise
+ * `{ bytes }` holding them in base64 (rg's "arbitrary data" object).
+ */
+export type RgData = { readonly text: string; readonly bytes?: undefined } | { readonly bytes: string; readonly text?: undefined };
+
+/** One submatch: byte offsets `[start, end)` into the UTF-8 (or raw) bytes of the matched line. */
+export interface RgSubmatch {
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * Receives one rg `match` message, reduced to what the search tools use (positional, so no intermediate
+ * object is made per match):
+ * - `path`: the file as rg printed it. Consecutive matches in one file share the same object, so identity
+ *   comparison is a cheap "same file as before" test.
+ * - `line`: the matched line without its trailing CR/LF, decoded lossily (U+FFFD) when it is not UTF-8.
+ * - `lineNumber`: 1-based (0 if rg printed none, which Scout's argv never causes).
+ * - `submatches`: byte offsets into the line's bytes.
+ * - `lineBase64`: the exact bytes of a non-UTF-8 line (terminator included), base64; the offsets refer to
+ *   them. Undefined for a UTF-8 line.
+ */
+export type MatchHandler = (path: RgData, line: string, lineNumber: number, submatches: RgSubmatch[], lineBase64: string | undefined) => void;
+
+// rg (serde_json) writes every message on one line with fields in a fixed order; begin/end/match/context
+// objects start with their type, the summary starts with "data". The reader checks these byte prefixes so it
+// parses only what it uses, and reads match messages in that fixed layout without building the whole JSON
+// object, falling back to JSON.parse for anything laid out differently.
+const MATCH_PREFIX = bytes('{"type":"match",');
+const TYPE_PREFIX = bytes('{"type":"');
+const PATH_TEXT = bytes('{"type":"match","data":{"path":{"text":"');
+const PATH_BYTES = bytes('{"type":"match","data":{"path":{"bytes":"');
+const AFTER_PATH = bytes('},"lines":{');
+const TEXT_KEY = bytes('"text":"');
+const BYTES_KEY = bytes('"bytes":"');
+const AFTER_LINES = bytes('},"line_number":');
+const ABSOLUTE_OFFSET = bytes(',"absolute_offset":');
+const SUBMATCHES = bytes(',"submatches":[');
+const MATCH_TEXT = bytes('{"match":{"text":"');
+const MATCH_BYTES = bytes('{"match":{"bytes":"');
+const AFTER_MATCH = bytes('},"start":');
+const END_KEY = bytes(',"end":');
+const CLOSE = bytes(']}}');
+const NULL = bytes('null');
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+// Buffers, not plain Uint8Arrays, so byte comparisons against rg's output Buffers stay monomorphic.
+function bytes(s: string): Buffer {
+  return Buffer.from(s, 'latin1');
+}
+
+type SliceFn = (this: Buffer, start: number, end: number) => string;
+// Node's Buffer#utf8Slice/latin1Slice are what toString(encoding, start, end) ends in; calling them directly
+// skips its argument handling, which shows in profiles at one call per match. Fall back where absent.
+const utf8Slice: SliceFn =
+  (Buffer.prototype as unknown as { utf8Slice?: SliceFn }).utf8Slice ??
+  function (this: Buffer, start, end) {
+    return this.toString('utf8', start, end);
+  };
+const latin1Slice: SliceFn =
+  (Buffer.prototype as unknown as { latin1Slice?: SliceFn }).latin1Slice ??
+  function (this: Buffer, start, end) {
+    return this.toString('latin1', start, end);
+  };
+
+/**
+ * A streaming reader of `rg --json` output (the JSON Lines format of ripgrep's `--json` flag).
+ *
+ * Feed stdout chunks with {@link push} as they arrive and call {@link end} once rg has exited. Lines are
+ * split on `\n` bytes before decoding, so chunks may end anywhere, including inside a UTF-8 character.
+ * `match` lines are handed to `onMatch`; `begin`, `end` and `context` lines are recognised by their prefix
+ * and skipped; any other line must be a JSON object with a `type` (the `summary`), or the output is
+ * malformed. Offsets stay byte offsets, as rg reports them.
+ *
+ * @throws ToolError SEARCH_FAILED from `push`/`end` when a line is not valid rg JSON.
+ */
+export class RgJsonReader {
+  private readonly splitter: RecordSplitter;
+  /** Number of `match` messages read. */
+  matches = 0;
+  private lastPathBytes: Buffer | undefined;
+  private lastPath: RgData | undefined;
+  /** Set once a match line was read in full by the fast reader (see `sep`). */
+  private layoutSeen = false;
+
+  constructor(private readonly onMatch: MatchHandler) {
+    this.splitter = new RecordSplitter(0x0a, (buf, start, end) => this.line(buf, start, end));
+  }
+
+  push(chunk: Buffer): void {
+    this.splitter.push(chunk);
+  }
+
+  end(): void {
+    this.splitter.end();
+  }
+
+  private line(buf: Buffer, start: number, end: number): void {
+    if (at(buf, start, end, MATCH_PREFIX)) {
+      if (!this.readMatch(buf, start, end)) this.handleParsed(buf, start, end);
+      return;
+    }
+    if (at(buf, start, end, TYPE_PREFIX)) return;
+    this.handleParsed(buf, start, end);
+  }
+
+  /**
+   * Reads a match message in rg's fixed layout and hands it on; false (and nothing handed on) when the line
+   * is laid out differently.
+   */
+  private readMatch(buf: Buffer, start: number, end: number): boolean {
+    const pathIsBytes = !at(buf, start, end, PATH_TEXT);
+    if (pathIsBytes && !at(buf, start, end, PATH_BYTES)) return false;
+    const pathOpen = start + (pathIsBytes ? PATH_BYTES.length : PATH_TEXT.length);
+    const pathClose = stringEnd(buf, pathOpen, end);
+    if (pathClose < 0 || !this.sep(buf, pathClose + 1, end, AFTER_PATH)) return false;
+    const path = this.path(buf, pathOpen, pathClose, pathIsBytes);
+
+    let p = pathClose + 1 + AFTER_PATH.length;
+    const lineIsBytes = at(buf, p, end, BYTES_KEY);
+    if (!lineIsBytes && !at(buf, p, end, TEXT_KEY)) return false;
+    const lineOpen = p + (lineIsBytes ? BYTES_KEY.length : TEXT_KEY.length);
+    const lineClose = stringEnd(buf, lineOpen, end);
+    if (lineClose < 0 || !this.sep(buf, lineClose + 1, end, AFTER_LINES)) return false;
+    let line: string;
+    let lineBase64: string | undefined;
+    if (lineIsBytes) {
+      lineBase64 = latin1Slice.call(buf, lineOpen, lineClose);
+      line = stripTerminator(Buffer.from(lineBase64, 'base64').toString('utf8'));
+    } else {
+      line = decodeLineText(buf, lineOpen, lineClose);
+    }
+
+    p = lineClose + 1 + AFTER_LINES.length;
+    let lineNumber = 0;
+    if (at(buf, p, end, NULL)) p += NULL.length;
+    else if ((lineNumber = readInt(buf, p, end)) < 0) return false;
+    else p = intEnd;
+    if (!this.sep(buf, p, end, ABSOLUTE_OFFSET) || readInt(buf, p + ABSOLUTE_OFFSET.length, end) < 0) return false;
+    p = intEnd;
+    if (!this.sep(buf, p, end, SUBMATCHES)) return false;
+    p += SUBMATCHES.length;
+    const submatches: RgSubmatch[] = [];
+    while (buf[p] !== 0x5d /* ] */) {
+      const textIsBytes = !at(buf, p, end, MATCH_TEXT);
+      if (textIsBytes && !at(buf, p, end, MATCH_BYTES)) return false;
+      const textClose = stringEnd(buf, p + (textIsBytes ? MATCH_BYTES.length : MATCH_TEXT.length), end);
+      if (textClose < 0 || !this.sep(buf, textClose + 1, end, AFTER_MATCH)) return false;
+      const s = readInt(buf, textClose + 1 + AFTER_MATCH.length, end);
+      if (s < 0 || !this.sep(buf, intEnd, end, END_KEY)) return false;
+      const e = readInt(buf, intEnd + END_KEY.length, end);
+      if (e < 0 || buf[intEnd] !== 0x7d /* } */) return false;
+      submatches.push({ start: s, end: e });
+      p = intEnd + 1;
+      if (buf[p] === 0x2c /* , */) p++;
+      if (p >= end) return false;
+    }
+    if (p + CLOSE.length !== end || !this.sep(buf, p, end, CLOSE)) return false;
+    this.matches++;
+    this.layoutSeen = true;
+    this.onMatch(path, line, lineNumber, submatches, lineBase64);
+    return true;
+  }
+
+  /**
+   * True when `buf[p..end)` starts with the separator `lit` (punctuation and a key name between two values).
+   * The first match line is checked byte for byte; once one was read, the layout is known to be rg's and only
+   * a separator's first and last bytes are compared. Keys that tell text from bytes are always compared in full.
+   */
+  private sep(buf: Buffer, p: number, end: number, lit: Buffer): boolean {
+    if (!this.layoutSeen) return at(buf, p, end, lit);
+    const last = lit.length - 1;
+    return end - p > last && buf[p] === lit[0] && buf[p + last] === lit[last];
+  }
+
+  /** The path string `buf[open..close)`, reusing the previous object when the bytes are the same. */
+  private path(buf: Buffer, open: number, close: number, isBytes: boolean): RgData {
+    const last = this.lastPathBytes;
+    if (last && last.length === close - open && at(buf, open, close, last)) return this.lastPath!;
+    const path: RgData = isBytes ? { bytes: latin1Slice.call(buf, open, close) } : { text: decodeString(buf, open, close) };
+    this.lastPathBytes = Buffer.from(buf.subarray(open, close));
+    this.lastPath = path;
+    return path;
+  }
+
+  /** The slow path: JSON.parse of the whole line; hands on a match, checks any other message has a type. */
+  private handleParsed(buf: Buffer, start: number, end: number): void {
+    const message = parseLine(buf, start, end) as { type?: unknown; data?: unknown };
+    if (typeof message.type !== 'string') throw malformed(buf, start, end);
+    if (message.type !== 'match') return;
+    const data = message.data;
+    if (!isMatchData(data)) throw malformed(buf, start, end);
+    this.matches++;
+    const path = data.path.text !== undefined ? { text: data.path.text } : { bytes: data.path.bytes! };
+    this.lastPathBytes = undefined;
+    const submatches = data.submatches.map((s) => ({ start: s.start, end: s.end }));
+    const lineBase64 = data.lines.bytes;
+    const line = lineBase64 === undefined ? data.lines.text! : Buffer.from(lineBase64, 'base64').toString('utf8');
+    this.onMatch(path, stripTerminator(line), data.line_number ?? 0, submatches, lineBase64);
+  }
+}
+
+/** True when `buf[p..end)` starts with `lit`. */
+function at(buf: Buffer, p: number, end: number, lit: Buffer): boolean {
+  if (end - p < lit.length) return false;
+  for (let i = 0; i < lit.length; i++) if (buf[p + i] !== lit[i]) return false;
+  return true;
+}
+
+/** Index just after the integer last read by {@link readInt}. */
+let intEnd = 0;
+
+/** Reads a non-negative decimal integer at `p` and sets {@link intEnd}; -1 when there is none. */
+function readInt(buf: Buffer, p: number, end: number): number {
+  let n = 0;
+  const first = p;
+  for (; p < end; p++) {
+    const c = buf[p]!;
+    if (c < 0x30 || c > 0x39) break;
+    n = n * 10 + (c - 0x30);
+  }
+  intEnd = p;
+  return p === first ? -1 : n;
+}
+
+/**
+ * Index of the quote closing a JSON string whose content starts at `p` (escapes skipped); -1 if unclosed.
+ * Records the escapes seen in {@link escapeCount}, {@link firstEscape} and {@link lastEscape} (indices of
+ * their backslashes, -1 when none).
+ */
+function stringEnd(buf: Buffer, p: number, end: number): number {
+  let first = -1;
+  let last = -1;
+  let count = 0;
+  for (; p < end; p++) {
+    const c = buf[p];
+    if (c === QUOTE) {
+      firstEscape = first;
+      lastEscape = last;
+      escapeCount = count;
+      return p;
+    }
+    if (c === BACKSLASH) {
+      if (count++ === 0) first = p;
+      last = p++;
+    }
+  }
+  return -1;
+}
+let firstEscape = -1;
+let lastEscape = -1;
+let escapeCount = 0;
+
+/** The JSON string content `buf[open..close)`, just scanned by {@link stringEnd}, decoded. */
+function decodeString(buf: Buffer, open: number, close: number): string {
+  return escapeCount === 0 ? utf8Slice.call(buf, open, close) : (JSON.parse(utf8Slice.call(buf, open - 1, close + 1)) as string);
+}
+
+/**
+ * A matched line's JSON string content `buf[open..close)`, just scanned by {@link stringEnd}, decoded and
+ * without its trailing CR/LF. The common case, where the only escapes are a final `\n` or `\r\n`, is
+ * decoded straight from the bytes; any other escape goes through JSON.parse.
+ */
+function decodeLineText(buf: Buffer, open: number, close: number): string {
+  if (escapeCount === 0) return stripTerminator(utf8Slice.call(buf, open, close));
+  if (lastEscape === close - 2 && buf[close - 1] === 0x6e /* n */) {
+    if (escapeCount === 1) return utf8Slice.call(buf, open, close - 2);
+    if (escapeCount === 2 && firstEscape === close - 4 && buf[close - 3] === 0x72 /* r */) return utf8Slice.call(buf, open, close - 4);
+  }
+  return stripTerminator(JSON.parse(utf8Slice.call(buf, open - 1, close + 1)) as string);
+}
+
+/** `text` without trailing CR and LF characters (seed 000: previews drop the line terminator). */
+export function stripTerminator(text: string): string {
+  let end = text.length;
+  while (end > 0) {
+    const c = text.charCodeAt(end - 1);
+    if (c !== 10 && c !== 13) break;
+    end--;
+  }
+  return end === text.length ? text : text.slice(0, end);
+}
+
+function parseLine(buf: Buffer, start: number, end: number): object {
+  let value: unknown;
+  try {
+    value = JSON.parse(buf.toString('utf8', start, end));
+  } catch {
+    throw malformed(buf, start, end);
+  }
+  if (typeof value !== 'object' || value === null) throw malformed(buf, start, end);
+  return value;
+}
+
+interface RawMatchData {
+  path: RgData;
+  lines: RgData;
+  line_number: number | null;
+  submatches: RgSubmatch[];
+}
+
+function isRgData(value: unknown): value is RgData {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as { text?: unknown; bytes?: unknown };
+  return typeof v.text === 'string' || typeof v.bytes === 'string';
+}
+
+function isMatchData(value: unknown): value is RawMatchData {
+  if (typeof value !== 'object' || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    isRgData(v.path) &&
+    isRgData(v.lines) &&
+    (typeof v.line_number === 'number' || v.line_number === null) &&
+    Array.isArray(v.submatches) &&
+    v.submatches.every((s: unknown) => typeof (s as RgSubmatch)?.start === 'number' && typeof (s as RgSubmatch)?.end === 'number')
+  );
+}
+
+function malformed(buf: Buffer, start: number, end: number): ToolError {
+  const sample = buf.toString('utf8', start, Math.min(end, start + 120));
+  return new ToolError(
+    'SEARCH_FAILED',
+    `ripgrep produced output Scout could not read (${JSON.stringify(sample)}…). This rg may be too old or not ripgrep; set scout.ripgrepPath to ripgrep 13 or later.`,
+  );
+}

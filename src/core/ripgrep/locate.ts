@@ -1,0 +1,114 @@
+import { accessSync, constants, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { ToolError } from '../errors';
+
+/** Where {@link locateRipgrep} may look, and how it checks a candidate. Pure: every input is explicit. */
+export interface RipgrepSearchPlaces {
+  /** A path the user chose (`scout.ripgrepPath` in VS Code, `--rg` in the CLI). Tried first. */
+  readonly configuredPath?: string;
+  /**
+   * A root holding a `node_modules` folder with ripgrep in it: `vscode.env.appRoot` in the editor, or the
+   * folder found by {@link packagedRipgrepRoot} for the CLI.
+   */
+  readonly appRoot?: string;
+  /** `process.platform` of the machine rg runs on. */
+  readonly platform: NodeJS.Platform;
+  /** `process.arch` of the machine rg runs on (e.g. `x64`, `arm64`). */
+  readonly arch: string;
+  /** The `PATH` environment variable; undefined or empty skips the PATH lookup. */
+  readonly pathEnv?: string;
+  /** True when `candidate` is an executable regular file (see {@link isExecutableFile}). */
+  readonly exists: (candidate: string) => boolean;
+}
+
+/** The rg binary that was found. */
+export interface LocatedRipgrep {
+  /** Absolute path of the binary. */
+  readonly path: string;
+  readonly source: 'configured' | 'appRoot' | 'PATH';
+  /** Every candidate checked before this one (empty when the first one fitted); worth a log line. */
+  readonly skipped: readonly string[];
+}
+
+/**
+ * The candidate paths below an application root, in the order the editor ships them (issue 2):
+ * `node_modules/@vscode/ripgrep-universal/bin/<platform>-<arch>/rg[.exe]` (current VS Code), then the legacy
+ * `node_modules/@vscode/ripgrep/bin/rg[.exe]`, each first under `node_modules` and then under
+ * `node_modules.asar.unpacked` (where Electron builds keep native binaries out of the asar archive).
+ */
+export function appRootCandidates(appRoot: string, platform: NodeJS.Platform, arch: string): string[] {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const exe = platform === 'win32' ? 'rg.exe' : 'rg';
+  const out: string[] = [];
+  for (const rel of [['@vscode', 'ripgrep-universal', 'bin', `${platform}-${arch}`, exe], ['@vscode', 'ripgrep', 'bin', exe]]) {
+    for (const modules of ['node_modules', 'node_modules.asar.unpacked']) out.push(p.join(appRoot, modules, ...rel));
+  }
+  return out;
+}
+
+/**
+ * Finds the rg binary to spawn. Order (issue 2): the configured path; the application root's bundled copies
+ * ({@link appRootCandidates}); then `rg` (`rg.exe` on Windows) in each directory of `pathEnv`.
+ * A configured path that does not exist is skipped (and reported in `skipped`) rather than trusted.
+ *
+ * @returns the first candidate for which `exists` is true.
+ * @throws ToolError SEARCH_FAILED naming every place tried, when none fits.
+ */
+export function locateRipgrep(places: RipgrepSearchPlaces): LocatedRipgrep {
+  const tried: string[] = [];
+  const attempt = (candidate: string, label: string): boolean => {
+    if (places.exists(candidate)) return true;
+    tried.push(`${candidate} (${label})`);
+    return false;
+  };
+  const found = (p: string, source: LocatedRipgrep['source']): LocatedRipgrep => ({ path: p, source, skipped: [...tried] });
+
+  if (places.configuredPath && attempt(places.configuredPath, 'configured path')) return found(places.configuredPath, 'configured');
+  if (places.appRoot) {
+    for (const candidate of appRootCandidates(places.appRoot, places.platform, places.arch)) {
+      if (attempt(candidate, 'bundled with the application')) return found(candidate, 'appRoot');
+    }
+  }
+  const p = places.platform === 'win32' ? path.win32 : path.posix;
+  const exe = places.platform === 'win32' ? 'rg.exe' : 'rg';
+  const dirs = (places.pathEnv ?? '').split(places.platform === 'win32' ? ';' : ':').filter((d) => d !== '');
+  for (const dir of dirs) {
+    const candidate = p.join(dir, exe);
+    if (places.exists(candidate)) return found(candidate, 'PATH');
+  }
+  tried.push(dirs.length ? `${exe} in the PATH directories ${dirs.join(', ')}` : `${exe} on PATH (PATH is empty)`);
+  throw new ToolError(
+    'SEARCH_FAILED',
+    `ripgrep (rg) was not found. Places tried: ${tried.join('; ')}. Install ripgrep or set scout.ripgrepPath to the rg binary.`,
+  );
+}
+
+/** True when `candidate` is a regular file this process may execute (on Windows: any regular file). */
+export function isExecutableFile(candidate: string): boolean {
+  try {
+    if (!statSync(candidate).isFile()) return false;
+    if (process.platform !== 'win32') accessSync(candidate, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The folder that holds `node_modules/@vscode/ripgrep-universal` as Node resolves it from this module, for
+ * use as {@link RipgrepSearchPlaces.appRoot} by the CLI and the tests (which ship that package as a dev
+ * dependency). Undefined when the package is not installed.
+ *
+ * @param resolve `require.resolve`, injectable for tests.
+ */
+export function packagedRipgrepRoot(resolve: (id: string) => string = require.resolve): string | undefined {
+  let entry: string;
+  try {
+    entry = resolve('@vscode/ripgrep-universal');
+  } catch {
+    return undefined;
+  }
+  const marker = `${path.sep}node_modules${path.sep}@vscode${path.sep}ripgrep-universal${path.sep}`;
+  const at = entry.lastIndexOf(marker);
+  return at < 0 ? undefined : entry.slice(0, at);
+}

@@ -1,0 +1,234 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ToolError } from '../errors';
+
+/** One rg run: what to spawn, where, and the budgets it must stay within. */
+export interface RipgrepRunOptions {
+  /** Absolute path of the rg binary. */
+  readonly rgPath: string;
+  /** The full argument vector (see `argv.ts`); passed to `spawn` without a shell. */
+  readonly args: readonly string[];
+  /** rg's working directory: the workdir that output paths are relative to. */
+  readonly cwd: string;
+  /** The caller's cancellation; aborting it stops rg (`SEARCH_ABORTED`). */
+  readonly signal: AbortSignal;
+  /** ms before the run is aborted as timed out (`SEARCH_ABORTED`). */
+  readonly timeoutMs: number;
+  /** ms between SIGTERM and SIGKILL once the run is stopped. */
+  readonly graceMs: number;
+  /** Bytes of stdout accepted; one more byte stops rg (`SEARCH_RAW_OUTPUT_OVERFLOW`). */
+  readonly rawOutputMaxBytes: number;
+  /** Bytes of stderr kept (the tail). */
+  readonly stderrMaxBytes: number;
+  /**
+   * Receives stdout in order, chunk by chunk, as rg writes it. It may throw a `ToolError` (for instance on
+   * malformed output): rg is then stopped and the run rejects with that error.
+   */
+  readonly onStdout: (chunk: Buffer) => void;
+}
+
+/** How rg ended when it exited on its own. */
+export interface RipgrepExit {
+  /** rg's exit status: 0 found, 1 found nothing, 2 error (rg's documented codes). */
+  readonly exitCode: number;
+  /** The last `stderrMaxBytes` bytes of stderr, decoded as UTF-8 (lossy), starting at a character boundary. */
+  readonly stderr: string;
+  /** True when stderr was longer than `stderrMaxBytes` and only its tail is kept. */
+  readonly stderrTruncated: boolean;
+}
+
+/** Why a run was stopped before rg finished. */
+type StopReason = 'cancelled' | 'timeout';
+
+const isWindows = process.platform === 'win32';
+
+/** rg processes still running in this Node process; killed if Node exits first, so none is orphaned. */
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const child of live) signalTree(child, 'SIGKILL');
+  });
+}
+
+/**
+ * Sends `sig` to rg and everything it started. On POSIX rg runs as the leader of its own process group
+ * (`detached`), so the group id is its pid and `kill(-pid)` reaches the whole tree. On Windows rg is
+ * signalled directly: Scout never passes `--pre`, so rg starts no children there.
+ */
+function signalTree(child: ChildProcess, sig: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    if (isWindows) child.kill(sig);
+    else process.kill(-child.pid, sig);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/**
+ * Runs rg once and streams its stdout to `onStdout`, within the budgets of seed 000.
+ *
+ * rg is spawned without a shell, with stdin closed, in its own process group. Stopping it (caller abort,
+ * `timeoutMs`, stdout over `rawOutputMaxBytes`, or `onStdout` throwing) sends SIGTERM to the group, then
+ * SIGKILL after `graceMs`; stdout is no longer read from the moment of the stop, so at most one pipe chunk
+ * beyond the cap is ever held. The promise settles only once rg has exited (or, should a process ignore
+ * SIGKILL, `graceMs` after it), so no rg outlives the call; rg processes still running when Node exits are
+ * killed by an exit hook.
+ *
+ * @returns rg's exit status and stderr tail for any exit status (the caller interprets 0/1/2, see `exit.ts`).
+ * @throws ToolError SEARCH_ABORTED (cancelled or timed out), SEARCH_RAW_OUTPUT_OVERFLOW, SEARCH_FAILED (rg
+ *   could not be started or was killed by a signal), or whatever `onStdout` threw.
+ */
+export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExit> {
+  const { signal } = options;
+  if (signal.aborted) return Promise.reject(abortedError('cancelled', options));
+  installExitHook();
+
+  return new Promise<RipgrepExit>((resolve, reject) => {
+    const env = { ...process.env };
+    delete env.RIPGREP_CONFIG_PATH;
+    let child: ChildProcess;
+    try {
+      child = spawn(options.rgPath, [...options.args], {
+        cwd: options.cwd,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: !isWindows,
+        windowsHide: true,
+        shell: false,
+      });
+    } catch (e) {
+      reject(launchError(options.rgPath, e));
+      return;
+    }
+
+    let failure: ToolError | undefined;
+    let settled = false;
+    let stdoutBytes = 0;
+    const stderrTail = new TailBuffer(options.stderrMaxBytes);
+    let killTimer: NodeJS.Timeout | undefined;
+    let backstopTimer: NodeJS.Timeout | undefined;
+
+    const cleanup = (): void => {
+      settled = true;
+      live.delete(child);
+      clearTimeout(timeoutTimer);
+      clearTimeout(killTimer);
+      clearTimeout(backstopTimer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    const stop = (error: ToolError): void => {
+      if (failure || settled) return;
+      failure = error;
+      child.stdout?.removeAllListeners('data');
+      child.stdout?.destroy();
+      signalTree(child, 'SIGTERM');
+      killTimer = setTimeout(() => {
+        signalTree(child, 'SIGKILL');
+        backstopTimer = setTimeout(() => {
+          if (settled) return;
+          cleanup();
+          child.stderr?.destroy();
+          reject(error);
+        }, options.graceMs);
+      }, options.graceMs);
+    };
+    const onAbort = (): void => stop(abortedError('cancelled', options));
+    const timeoutTimer = setTimeout(() => stop(abortedError('timeout', options)), options.timeoutMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+
+    if (child.pid !== undefined) live.add(child);
+
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (failure) return;
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > options.rawOutputMaxBytes) {
+        stop(
+          new ToolError(
+            'SEARCH_RAW_OUTPUT_OVERFLOW',
+            `The search produced more than ${options.rawOutputMaxBytes} bytes of raw ripgrep output and was stopped. Narrow it: a more specific pattern, a smaller path, or (for grep) an include glob.`,
+          ),
+        );
+        return;
+      }
+      try {
+        options.onStdout(chunk);
+      } catch (e) {
+        stop(e instanceof ToolError ? e : new ToolError('SEARCH_FAILED', `Reading ripgrep's output failed: ${String(e)}`));
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => stderrTail.push(chunk));
+
+    child.on('error', (e) => {
+      // Launch failures (ENOENT, EACCES) arrive here; `close` may not follow when no process was made.
+      if (settled) return;
+      if (child.pid === undefined) {
+        cleanup();
+        reject(launchError(options.rgPath, e));
+      } else {
+        stop(new ToolError('SEARCH_FAILED', `ripgrep failed: ${e.message}`));
+      }
+    });
+    child.on('close', (code, sig) => {
+      if (settled) return;
+      cleanup();
+      if (failure) reject(failure);
+      else if (code === null) reject(new ToolError('SEARCH_FAILED', `ripgrep was killed by signal ${sig ?? 'unknown'} before it finished. Try the search again.`));
+      else resolve({ exitCode: code, stderr: stderrTail.text(), stderrTruncated: stderrTail.truncated });
+    });
+  });
+}
+
+function abortedError(reason: StopReason, options: Pick<RipgrepRunOptions, 'timeoutMs'>): ToolError {
+  return new ToolError(
+    'SEARCH_ABORTED',
+    reason === 'timeout'
+      ? `The search did not finish within ${options.timeoutMs} ms and was stopped. Narrow it (a smaller path, a more specific pattern) and call again.`
+      : 'The search was cancelled before it finished.',
+  );
+}
+
+function launchError(rgPath: string, e: unknown): ToolError {
+  const message = e instanceof Error ? e.message : String(e);
+  return new ToolError('SEARCH_FAILED', `ripgrep could not be started from ${rgPath} (${message}). Check that the file exists and is executable, or set scout.ripgrepPath.`);
+}
+
+/** Keeps the last `max` bytes of a byte stream, compacting only when twice that is held. */
+class TailBuffer {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+  truncated = false;
+  constructor(private readonly max: number) {}
+
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    if (this.bytes > 2 * this.max) this.compact();
+  }
+
+  private compact(): void {
+    if (this.bytes <= this.max) return;
+    const all = Buffer.concat(this.chunks);
+    this.chunks = [all.subarray(all.length - this.max)];
+    this.bytes = this.max;
+    this.truncated = true;
+  }
+
+  /** The kept tail as UTF-8, skipping a character cut in half at its start. */
+  text(): string {
+    this.compact();
+    const all = Buffer.concat(this.chunks);
+    let start = 0;
+    if (this.truncated) while (start < all.length && start < 3 && (all[start]! & 0xc0) === 0x80) start++;
+    return all.toString('utf8', start);
+  }
+}
+
+/** The stderr tail as shown in an error message: trimmed, prefixed `[stderr truncated]` when cut. */
+export function stderrExcerpt(exit: RipgrepExit): string {
+  const text = exit.stderr.trim();
+  return exit.stderrTruncated ? `[stderr truncated] …${text}` : text;
+}

@@ -1,0 +1,50 @@
+/**
+ * Splits a byte stream into records ended by one separator byte (`\n` for `rg --json`, NUL for
+ * `rg --files --null`), whatever the chunk boundaries. Splitting happens on bytes, before any decoding, so
+ * a chunk that ends in the middle of a record or of a UTF-8 character is simply carried over: neither
+ * separator byte can occur inside a multi-byte UTF-8 sequence.
+ *
+ * `onRecord(buf, start, end)` receives the record as the byte range `[start, end)` of `buf` (separator
+ * excluded), valid only during the call. Empty records are skipped.
+ */
+export class RecordSplitter {
+  private carry: Buffer[] = [];
+
+  constructor(
+    private readonly separator: number,
+    private readonly onRecord: (buf: Buffer, start: number, end: number) => void,
+  ) {}
+
+  /** Feeds the next chunk (which must not be modified afterwards). Throws whatever `onRecord` throws. */
+  push(chunk: Buffer): void {
+    let start = 0;
+    let sep = chunk.indexOf(this.separator);
+    if (sep < 0) {
+      if (chunk.length) this.carry.push(chunk);
+      return;
+    }
+    if (this.carry.length) {
+      this.carry.push(chunk.subarray(0, sep));
+      const record = Buffer.concat(this.carry);
+      this.carry = [];
+      if (record.length) this.onRecord(record, 0, record.length);
+      start = sep + 1;
+      sep = chunk.indexOf(this.separator, start);
+    }
+    while (sep >= 0) {
+      if (sep > start) this.onRecord(chunk, start, sep);
+      start = sep + 1;
+      sep = chunk.indexOf(this.separator, start);
+    }
+    // Copy the tail so the (large) chunk is not kept alive by a small carried fragment.
+    if (start < chunk.length) this.carry.push(Buffer.from(chunk.subarray(start)));
+  }
+
+  /** Ends the stream, passing on a last record that had no separator after it. */
+  end(): void {
+    if (!this.carry.length) return;
+    const record = Buffer.concat(this.carry);
+    this.carry = [];
+    if (record.length) this.onRecord(record, 0, record.length);
+  }
+}

@@ -1,0 +1,46 @@
+import type { RgSubmatch } from '../ripgrep/jsonStream';
+
+/** The marker after a preview that was cut (seed 000). */
+export const LINE_TRUNCATED = '(line truncated)';
+
+/**
+ * The preview of a matched line for display, at most `maxBytes` bytes of it (seed 000 `grepMaxLineBytes`).
+ *
+ * A line that fits is returned whole. A longer one is cut to a `maxBytes` window: the line's start when the
+ * first submatch ends within it, otherwise a window centred on the first submatch, so a match deep inside a
+ * long line stays visible. Window edges move inwards to UTF-8 character boundaries; a cut edge shows `…` and
+ * the preview ends with ` (line truncated)`. NUL characters are shown as U+FFFD.
+ *
+ * @param line the line text, terminator already stripped (lossy text for a non-UTF-8 line).
+ * @param submatches rg's byte offsets into the line's bytes.
+ * @param rawBytes the line's exact bytes when it was not valid UTF-8 (rg's `bytes` form); the offsets refer to
+ *   them. Omit for a UTF-8 line.
+ */
+export function previewLine(line: string, submatches: readonly RgSubmatch[], maxBytes: number, rawBytes?: Buffer): string {
+  // A UTF-16 code unit takes at most 3 UTF-8 bytes, so short lines need no byte count.
+  if (!rawBytes && (line.length * 3 <= maxBytes || Buffer.byteLength(line, 'utf8') <= maxBytes)) return showNul(line);
+  const bytes = rawBytes ?? Buffer.from(line, 'utf8');
+  let length = bytes.length;
+  while (length > 0 && (bytes[length - 1] === 10 || bytes[length - 1] === 13)) length--;
+  if (length <= maxBytes) return showNul(line);
+
+  const first = submatches[0];
+  let start = 0;
+  if (first && first.end > maxBytes) {
+    const matchLength = Math.min(first.end - first.start, maxBytes);
+    start = Math.max(0, Math.min(length - maxBytes, first.start - Math.floor((maxBytes - matchLength) / 2)));
+  }
+  let end = Math.min(length, start + maxBytes);
+  while (start < end && isContinuation(bytes[start]!)) start++;
+  while (end > start && end < length && isContinuation(bytes[end]!)) end--;
+  const text = bytes.toString('utf8', start, end);
+  return `${start > 0 ? '…' : ''}${showNul(text)}${end < length ? '…' : ''} ${LINE_TRUNCATED}`;
+}
+
+function isContinuation(byte: number): boolean {
+  return (byte & 0xc0) === 0x80;
+}
+
+function showNul(text: string): string {
+  return text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
+}

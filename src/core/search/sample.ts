@@ -1,0 +1,73 @@
+/** An over-cap glob page picked round-robin across the entries directly under the search root (seed 000). */
+export interface TopLevelSample {
+  /** Indices into the input list, ascending, so the page keeps the input (modification-time) order. */
+  readonly indices: number[];
+  /** Distinct entries directly under the root that the whole list touches. */
+  readonly groupsTotal: number;
+  /** How many of them the page reaches. */
+  readonly groupsReached: number;
+  /**
+   * True when the page is exactly the head of the list (a flat result: one group, or groups of one path),
+   * in which case seed 000 keeps the plain capped-result footer.
+   */
+  readonly equalsHead: boolean;
+}
+
+/** rg prints `\` separators on Windows only; elsewhere a backslash is an ordinary file-name character. */
+const BACKSLASH_SEPARATES = process.platform === 'win32';
+
+/**
+ * The top-level entry a path belongs to: its first segment below `root`. Paths are workdir-relative as rg
+ * prints them (`/`-separated, and also `\` on Windows), and `root` is the search path they all start with
+ * (`.` when the paths carry no prefix).
+ */
+export function topLevelEntry(path: string, root: string): string {
+  const next = path[root.length];
+  const under = root !== '.' && path.startsWith(root) && (next === '/' || (BACKSLASH_SEPARATES && next === '\\'));
+  const rest = under ? path.slice(root.length + 1) : path;
+  let cut = rest.indexOf('/');
+  if (BACKSLASH_SEPARATES) {
+    const back = rest.indexOf('\\');
+    if (back >= 0 && (cut < 0 || back < cut)) cut = back;
+  }
+  return cut < 0 ? rest : rest.slice(0, cut);
+}
+
+/**
+ * Picks up to `cap` paths round-robin across top-level entries (seed 000, `sampleOverCapGlobResults`): the
+ * first path of each entry, then the second of each, and so on, entries taken in the order they first
+ * appear in `paths`. Within each entry paths keep their order, so every entry shows its oldest files first.
+ * Runs in O(paths + cap).
+ *
+ * @param paths the complete list in modification-time order.
+ * @param root the search path, as passed to rg (see {@link topLevelEntry}).
+ */
+export function sampleAcrossTopLevel(paths: readonly string[], root: string, cap: number): TopLevelSample {
+  const groups = new Map<string, number[]>();
+  for (let i = 0; i < paths.length; i++) {
+    const key = topLevelEntry(paths[i]!, root);
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  }
+  const picked: number[] = [];
+  let reached = 0;
+  let active = [...groups.values()];
+  for (let round = 0; picked.length < cap && active.length; round++) {
+    const next: number[][] = [];
+    for (const group of active) {
+      if (picked.length === cap) break;
+      picked.push(group[round]!);
+      if (round === 0) reached++;
+      if (group.length > round + 1) next.push(group);
+    }
+    active = next;
+  }
+  picked.sort((a, b) => a - b);
+  return {
+    indices: picked,
+    groupsTotal: groups.size,
+    groupsReached: reached,
+    equalsHead: picked.length === 0 || picked[picked.length - 1] === picked.length - 1,
+  };
+}

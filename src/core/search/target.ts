@@ -1,0 +1,46 @@
+import { ToolError } from '../errors';
+import type { ToolEnv } from '../tool';
+import { resolveTarget, type ResolvedTarget } from '../workspace/folders';
+
+/**
+ * Resolves a search tool's `path` (see `resolveTarget`: multi-root names, realpath, containment unless
+ * `scout.search.allowPathsOutsideWorkspace`) and checks its kind: glob needs a directory (seed 000), grep a
+ * file or a directory.
+ *
+ * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE | INVALID_ARGUMENT
+ */
+export async function resolveSearchTarget(
+  pathArg: string | undefined,
+  env: ToolEnv,
+  accepts: 'directory' | 'file-or-directory',
+): Promise<ResolvedTarget> {
+  const target = await resolveTarget(pathArg, env.folders, { allowOutside: env.config.search.allowPathsOutsideWorkspace });
+  if (accepts === 'directory' && target.kind !== 'directory') {
+    throw new ToolError(
+      'INVALID_ARGUMENT',
+      `path "${pathArg}" is ${target.kind === 'file' ? 'a file' : 'not a directory'}; glob lists files under a directory. Pass a directory (or omit path), or use grep to search inside this file.`,
+    );
+  }
+  if (target.kind === 'other') {
+    throw new ToolError('INVALID_ARGUMENT', `path "${pathArg}" is neither a regular file nor a directory. Pass a file or a directory.`);
+  }
+  return target;
+}
+
+/**
+ * The line that closes every glob and grep result, stating the workdir the listed paths are relative to
+ * (issue 2). In a multi-root workspace it names the folder too, since a later `path` may start with it.
+ */
+export function workdirNote(target: ResolvedTarget, env: ToolEnv): string {
+  return env.folders.length > 1
+    ? `Paths are relative to ${target.workdir} (workspace folder "${target.folderName}").`
+    : `Paths are relative to ${target.workdir}.`;
+}
+
+/**
+ * rg prints paths under the search path exactly as given, so searching `.` yields `./a/b`; this is the
+ * number of leading bytes to drop from each output path so paths read `a/b` (0 for any other search path).
+ */
+export function outputPrefixLength(target: ResolvedTarget): number {
+  return target.relPath === '.' ? 2 : 0;
+}

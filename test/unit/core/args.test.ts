@@ -1,0 +1,90 @@
+import * as assert from 'node:assert/strict';
+import { z } from 'zod';
+import { parseArguments, snapshotArguments } from '../../../src/core/args';
+import { isToolError } from '../../../src/core/errors';
+
+const schema = z.strictObject({
+  name: z.string().refine((s) => s !== 'bad', { message: 'name must not be "bad" (contract message).' }),
+  count: z.number().int().optional(),
+  tags: z.array(z.string()).optional(),
+});
+
+function message(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(isToolError(e), String(e));
+    assert.equal(e.code, 'INVALID_ARGUMENT');
+    return e.message;
+  }
+  assert.fail('expected INVALID_ARGUMENT');
+}
+
+describe('parseArguments', () => {
+  it('returns the validated data', () => {
+    assert.deepEqual(parseArguments(schema, { name: 'x', count: 2, tags: ['a'] }), { name: 'x', count: 2, tags: ['a'] });
+  });
+
+  it('treats undefined input as an empty object', () => {
+    assert.match(message(() => parseArguments(schema, undefined)), /^name: is required \(string\)\.$/);
+  });
+
+  const notObjects: [string, unknown][] = [
+    ['null', null],
+    ['a string', '{"name":"x"}'],
+    ['a number', 3],
+    ['an array', [{ name: 'x' }]],
+    ['a class instance', new (class Args { name = 'x'; })()],
+    ['a Map', new Map([['name', 'x']])],
+  ];
+  for (const [name, input] of notObjects) {
+    it(`rejects ${name}`, () => assert.match(message(() => parseArguments(schema, input)), /JSON object/));
+  }
+
+  it('accepts an object with a null prototype', () => {
+    const input = Object.assign(Object.create(null), { name: 'x' });
+    assert.deepEqual(parseArguments(schema, input), { name: 'x' });
+  });
+
+  it('rejects accessor properties, so a value cannot change after validation', () => {
+    let reads = 0;
+    const input = {
+      get name() {
+        reads++;
+        return reads === 1 ? 'x' : 'bad';
+      },
+    };
+    assert.match(message(() => parseArguments(schema, input)), /argument "name" must be a plain value, not an accessor property/);
+    assert.equal(reads, 0, 'the getter never ran');
+  });
+
+  it('rejects accessors inside arrays and symbol keys', () => {
+    const tags = ['a'];
+    Object.defineProperty(tags, 0, { get: () => 'a', enumerable: true });
+    assert.match(message(() => parseArguments(schema, { name: 'x', tags })), /accessor/);
+    assert.match(message(() => parseArguments(schema, { name: 'x', [Symbol('s')]: 1 })), /symbol keys/);
+  });
+
+  it('snapshots: later changes to the input do not reach the parsed value', () => {
+    const tags = ['a'];
+    const input = { name: 'x', tags };
+    const snapshot = snapshotArguments(input);
+    tags.push('b');
+    assert.deepEqual(snapshot.tags, ['a']);
+  });
+
+  it('names unknown keys', () => {
+    assert.equal(message(() => parseArguments(schema, { name: 'x', extra: 1 })), 'unknown argument "extra". Remove it and call again.');
+    assert.equal(message(() => parseArguments(schema, { name: 'x', a: 1, b: 2 })), 'unknown arguments "a", "b". Remove them and call again.');
+  });
+
+  it('names the argument on a type error', () => {
+    assert.equal(message(() => parseArguments(schema, { name: 1 })), 'name: must be a string.');
+    assert.match(message(() => parseArguments(schema, { name: 'x', count: 1.5 })), /^count: /);
+    assert.match(message(() => parseArguments(schema, { name: 'x', tags: [1] })), /^tags\.0: must be a string\.$/);
+  });
+
+  it('passes a refinement message through verbatim', () => {
+    assert.equal(message(() => parseArguments(schema, { name: 'bad' })), 'name must not be "bad" (contract message).');
+  });
+});

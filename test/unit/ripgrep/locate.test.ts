@@ -1,0 +1,89 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { isToolError } from '../../../src/core/errors';
+import { appRootCandidates, isExecutableFile, locateRipgrep, packagedRipgrepRoot } from '../../../src/core/ripgrep/locate';
+import { RG_PATH } from '../../helpers/searchEnv';
+import { makeTree, removeTree } from '../../helpers/tree';
+
+const only = (...present: string[]) => (p: string) => present.includes(p);
+
+describe('locateRipgrep', () => {
+  const appRoot = '/opt/editor/resources/app';
+
+  it('lists the appRoot candidates in the editor order, asar.unpacked after each', () => {
+    assert.deepEqual(appRootCandidates(appRoot, 'linux', 'x64'), [
+      `${appRoot}/node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg`,
+      `${appRoot}/node_modules.asar.unpacked/@vscode/ripgrep-universal/bin/linux-x64/rg`,
+      `${appRoot}/node_modules/@vscode/ripgrep/bin/rg`,
+      `${appRoot}/node_modules.asar.unpacked/@vscode/ripgrep/bin/rg`,
+    ]);
+  });
+
+  it('uses rg.exe and Windows separators on win32', () => {
+    const [first, , legacy] = appRootCandidates('C:\\VSCode\\resources\\app', 'win32', 'arm64');
+    assert.equal(first, 'C:\\VSCode\\resources\\app\\node_modules\\@vscode\\ripgrep-universal\\bin\\win32-arm64\\rg.exe');
+    assert.equal(legacy, 'C:\\VSCode\\resources\\app\\node_modules\\@vscode\\ripgrep\\bin\\rg.exe');
+    const found = locateRipgrep({ platform: 'win32', arch: 'x64', pathEnv: 'C:\\tools;C:\\bin', exists: only('C:\\bin\\rg.exe') });
+    assert.deepEqual([found.path, found.source], ['C:\\bin\\rg.exe', 'PATH']);
+  });
+
+  it('prefers the configured path over everything', () => {
+    const exists = only('/my/rg', `${appRoot}/node_modules/@vscode/ripgrep-universal/bin/linux-x64/rg`, '/usr/bin/rg');
+    const found = locateRipgrep({ configuredPath: '/my/rg', appRoot, platform: 'linux', arch: 'x64', pathEnv: '/usr/bin', exists });
+    assert.deepEqual([found.path, found.source, found.skipped], ['/my/rg', 'configured', []]);
+  });
+
+  it('skips a missing configured path, then takes the universal package before the legacy one', () => {
+    const universal = `${appRoot}/node_modules.asar.unpacked/@vscode/ripgrep-universal/bin/linux-arm64/rg`;
+    const exists = only(universal, `${appRoot}/node_modules/@vscode/ripgrep/bin/rg`);
+    const found = locateRipgrep({ configuredPath: '/gone/rg', appRoot, platform: 'linux', arch: 'arm64', pathEnv: '', exists });
+    assert.equal(found.path, universal);
+    assert.equal(found.source, 'appRoot');
+    assert.equal(found.skipped.length, 2);
+    assert.match(found.skipped[0]!, /^\/gone\/rg \(configured path\)$/);
+  });
+
+  it('falls back to the legacy package, then PATH in order', () => {
+    const legacy = `${appRoot}/node_modules/@vscode/ripgrep/bin/rg`;
+    assert.equal(locateRipgrep({ appRoot, platform: 'darwin', arch: 'arm64', exists: only(legacy) }).path, legacy);
+    const found = locateRipgrep({ appRoot, platform: 'linux', arch: 'x64', pathEnv: '/a::/b:/c', exists: only('/b/rg', '/c/rg') });
+    assert.deepEqual([found.path, found.source], ['/b/rg', 'PATH']);
+  });
+
+  it('fails with SEARCH_FAILED naming every place tried', () => {
+    try {
+      locateRipgrep({ configuredPath: '/cfg/rg', appRoot, platform: 'linux', arch: 'x64', pathEnv: '/usr/bin:/bin', exists: () => false });
+      assert.fail('expected an error');
+    } catch (e) {
+      assert.ok(isToolError(e));
+      assert.equal(e.code, 'SEARCH_FAILED');
+      for (const place of ['/cfg/rg', ...appRootCandidates(appRoot, 'linux', 'x64'), '/usr/bin, /bin']) assert.ok(e.message.includes(place), `mentions ${place}`);
+      assert.match(e.message, /scout\.ripgrepPath/);
+    }
+  });
+
+  it('says PATH was empty when it was', () => {
+    assert.throws(() => locateRipgrep({ platform: 'linux', arch: 'x64', exists: () => false }), /rg on PATH \(PATH is empty\)/);
+  });
+
+  it('finds the packaged @vscode/ripgrep-universal binary through require.resolve, and it is executable', () => {
+    const root = packagedRipgrepRoot();
+    assert.ok(root, 'the dev dependency resolves');
+    assert.equal(RG_PATH, path.join(root, 'node_modules/@vscode/ripgrep-universal/bin', `${process.platform}-${process.arch}`, 'rg'));
+    assert.ok(isExecutableFile(RG_PATH));
+    assert.equal(packagedRipgrepRoot(() => {
+      throw new Error('Cannot find module');
+    }), undefined);
+  });
+
+  it('isExecutableFile rejects directories, missing files and non-executable files', () => {
+    const dir = makeTree({ 'plain.txt': 'x' });
+    try {
+      assert.equal(isExecutableFile(dir), false);
+      assert.equal(isExecutableFile(path.join(dir, 'missing')), false);
+      assert.equal(isExecutableFile(path.join(dir, 'plain.txt')), false);
+    } finally {
+      removeTree(dir);
+    }
+  });
+});

@@ -1,0 +1,138 @@
+import * as assert from 'node:assert/strict';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
+import { runRipgrep, stderrExcerpt, type RipgrepRunOptions } from '../../../src/core/ripgrep/process';
+import { processesUnder } from '../../helpers/processes';
+import { RG_PATH } from '../../helpers/searchEnv';
+import { makeTree, removeTree, SLOW_PATTERN, writeSlowCorpus } from '../../helpers/tree';
+
+function options(root: string, overrides: Partial<RipgrepRunOptions> = {}): RipgrepRunOptions {
+  return {
+    rgPath: RG_PATH,
+    args: ['--no-config', '--json', '--regexp=needle', '--', '.'],
+    cwd: root,
+    signal: new AbortController().signal,
+    timeoutMs: 30_000,
+    graceMs: 3_000,
+    rawOutputMaxBytes: 20_000_000,
+    stderrMaxBytes: 65_536,
+    onStdout: () => undefined,
+    ...overrides,
+  };
+}
+
+async function rejectsWith(promise: Promise<unknown>, code: ToolErrorCode, message?: RegExp): Promise<void> {
+  await assert.rejects(promise, (e) => {
+    assert.ok(isToolError(e), `a ToolError, got ${String(e)}`);
+    assert.equal(e.code, code, e.message);
+    if (message) assert.match(e.message, message);
+    return true;
+  });
+}
+
+/** Writes an executable /bin/sh script into `root` and returns its path. */
+function script(root: string, name: string, body: string): string {
+  const file = path.join(root, name);
+  writeFileSync(file, `#!/bin/sh\n${body}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+describe('runRipgrep', function () {
+  this.timeout(60_000);
+  let root: string;
+  let slow: RipgrepRunOptions['args'];
+
+  before(() => {
+    root = makeTree({ 'a.txt': 'needle\nhay\nneedle again\n' });
+    writeSlowCorpus(root, 'slow', 40, 500_000);
+    slow = ['--no-config', '--json', `--regexp=${SLOW_PATTERN}`, '--', 'slow'];
+  });
+  after(() => removeTree(root));
+  afterEach(() => assert.deepEqual(processesUnder(root).map((p) => p.argv.join(' ')), [], 'no process left running'));
+
+  it('streams stdout and reports exit 0, and exit 1 for no match', async () => {
+    let bytes = 0;
+    const found = await runRipgrep(options(root, { args: ['--no-config', '--json', '--regexp=needle', '--', 'a.txt'], onStdout: (c) => (bytes += c.length) }));
+    assert.equal(found.exitCode, 0);
+    assert.ok(bytes > 0);
+    const none = await runRipgrep(options(root, { args: ['--no-config', '--json', '--regexp=zzzz', '--', 'a.txt'] }));
+    assert.equal(none.exitCode, 1);
+  });
+
+  it('reports exit 2 with rg stderr for an invalid regex', async () => {
+    const exit = await runRipgrep(options(root, { args: ['--no-config', '--json', '--regexp=[', '--', '.'] }));
+    assert.equal(exit.exitCode, 2);
+    assert.match(exit.stderr, /regex parse error/);
+    assert.equal(exit.stderrTruncated, false);
+  });
+
+  it('fails SEARCH_FAILED when rg cannot be started, naming the path', async () => {
+    await rejectsWith(runRipgrep(options(root, { rgPath: path.join(root, 'no-such-rg') })), 'SEARCH_FAILED', /could not be started from .*no-such-rg/);
+  });
+
+  it('does not start rg when the signal is already aborted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await rejectsWith(runRipgrep(options(root, { rgPath: script(root, 'marker.sh', `touch "${root}/started"`), signal: controller.signal })), 'SEARCH_ABORTED', /cancelled/);
+    assert.equal(existsSync(path.join(root, 'started')), false);
+  });
+
+  it('stops reading and kills rg once stdout passes rawOutputMaxBytes', async () => {
+    let received = 0;
+    await rejectsWith(
+      runRipgrep(options(root, { args: ['--no-config', '--json', '--regexp=\\w+', '--', 'slow/d0'], rawOutputMaxBytes: 4096, onStdout: (c) => (received += c.length) })),
+      'SEARCH_RAW_OUTPUT_OVERFLOW',
+      /more than 4096 bytes/,
+    );
+    assert.ok(received <= 4096, `parsed ${received} bytes, not more than the cap`);
+  });
+
+  it('times out a slow search with SEARCH_ABORTED', async () => {
+    await rejectsWith(runRipgrep(options(root, { args: slow, timeoutMs: 300 })), 'SEARCH_ABORTED', /did not finish within 300 ms/);
+  });
+
+  it('stops a slow search when the signal aborts', async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    await rejectsWith(runRipgrep(options(root, { args: slow, signal: controller.signal })), 'SEARCH_ABORTED', /cancelled/);
+  });
+
+  it('kills the whole process tree: a wrapper and the rg it started', async () => {
+    const wrapper = script(root, 'wrapper.sh', `"${RG_PATH}" "$@"\necho done`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    await rejectsWith(runRipgrep(options(root, { rgPath: wrapper, args: slow, signal: controller.signal })), 'SEARCH_ABORTED');
+  });
+
+  it('escalates to SIGKILL after graceMs when SIGTERM is ignored', async () => {
+    // An ignored signal stays ignored across exec, so both the shell and its rg ignore SIGTERM.
+    const stubborn = script(root, 'stubborn.sh', `trap '' TERM\n"${RG_PATH}" "$@"\nsleep 30`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    await rejectsWith(runRipgrep(options(root, { rgPath: stubborn, args: slow, signal: controller.signal, graceMs: 300 })), 'SEARCH_ABORTED');
+  });
+
+  it('stops rg and rejects with the error onStdout throws', async () => {
+    const boom = new Error('parser gave up');
+    const onStdout = (): void => {
+      throw boom;
+    };
+    await rejectsWith(runRipgrep(options(root, { args: ['--no-config', '--json', '--regexp=\\w+', '--', 'slow'], onStdout })), 'SEARCH_FAILED', /parser gave up/);
+  });
+
+  it('fails SEARCH_FAILED when rg is killed by a signal it did not get from Scout', async () => {
+    await rejectsWith(runRipgrep(options(root, { rgPath: script(root, 'suicide.sh', 'kill -KILL $$') })), 'SEARCH_FAILED', /killed by signal SIGKILL/);
+  });
+
+  it('keeps only the stderr tail, marked truncated', async () => {
+    const noisy = script(root, 'noisy.sh', 'i=0; while [ $i -lt 2000 ]; do echo "line $i of noise" >&2; i=$((i+1)); done; echo "the last line" >&2; exit 2');
+    const exit = await runRipgrep(options(root, { rgPath: noisy, stderrMaxBytes: 100 }));
+    assert.equal(exit.exitCode, 2);
+    assert.equal(exit.stderrTruncated, true);
+    assert.ok(Buffer.byteLength(exit.stderr) <= 100);
+    assert.ok(exit.stderr.endsWith('the last line\n'));
+    assert.match(stderrExcerpt(exit), /^\[stderr truncated\] …/);
+  });
+});

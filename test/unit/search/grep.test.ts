@@ -1,0 +1,248 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
+import { grepTool, type GrepValue } from '../../../src/core/search/grep';
+import type { ToolOutput } from '../../../src/core/tool';
+import { processesUnder } from '../../helpers/processes';
+import { failingSpill, folder, memorySpill, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
+import { makeTree, removeTree, SLOW_PATTERN, writeSlowCorpus } from '../../helpers/tree';
+
+function grep(input: unknown, options: SearchEnvOptions): Promise<ToolOutput<GrepValue>> {
+  const env = searchEnv(options);
+  return grepTool.run(grepTool.parse(input, env.config), env);
+}
+
+async function grepError(input: unknown, options: SearchEnvOptions): Promise<{ code: ToolErrorCode; message: string }> {
+  try {
+    await grep(input, options);
+  } catch (e) {
+    assert.ok(isToolError(e), String(e));
+    return { code: e.code, message: e.message };
+  }
+  assert.fail('expected a ToolError');
+}
+
+const files = (out: ToolOutput<GrepValue>) => [...new Set(out.value.matches.map((m) => m.path))];
+
+describe('grep tool', () => {
+  let root: string;
+  let outside: string;
+  const longLine = `${'a'.repeat(100_000)}needle${'b'.repeat(99_994)}`;
+  const badName = Buffer.from([0x62, 0x61, 0x64, 0xff, 0x2e, 0x74, 0x78, 0x74]);
+
+  before(() => {
+    outside = makeTree({ 'secret.txt': 'needle outside\n' });
+    root = makeTree(
+      {
+        '.git/HEAD': 'ref: refs/heads/main\n',
+        '.gitignore': 'ignored/\n',
+        'src/b.ts': 'const needle = 1;\nother\nneedle(); needle();\n',
+        'src/a.ts': 'export const x = "needle";\n',
+        'crlf.txt': 'windows needle\r\nnext\r\n',
+        'multi.txt': 'héllo wörld 日本語 needle\n',
+        'long.txt': `${longLine}\n`,
+        'nul.bin': 'aaa\0bbb needle\n',
+        '.hidden/h.txt': 'needle in a hidden file\n',
+        'ignored/i.txt': 'needle in an ignored file\n',
+        '-dir/x.txt': 'value -1 here\n--pre=x flag-like\n$(touch PWNED)\n',
+        'app/(auth)/users/[id]/page.tsx': 'export default function Page() { return "needle"; }\n',
+        'loop': { symlink: '.' },
+        'out': { symlink: outside },
+      },
+      [
+        [badName, 'needle in a file with a non-UTF-8 name\n'],
+        [Buffer.from('latin1.txt'), Buffer.from('caf\xe9 needle\n', 'latin1')],
+      ],
+    );
+  });
+  after(() => {
+    removeTree(root);
+    removeTree(outside);
+  });
+  afterEach(() => assert.deepEqual(processesUnder(root), [], 'no rg left running'));
+
+  it('groups Line N rows under each file, files in path order, and states the workdir', async () => {
+    const out = await grep({ pattern: 'needle', include: '*.ts' }, { folders: [folder(root)] });
+    assert.equal(out.text, ['src/a.ts', 'Line 1: export const x = "needle";', '', 'src/b.ts', 'Line 1: const needle = 1;', 'Line 3: needle(); needle();', '', `Paths are relative to ${root}.`].join('\n'));
+    assert.deepEqual(out.value.matches[2], { path: 'src/b.ts', lineNumber: 3, line: 'needle(); needle();', submatches: [{ start: 0, end: 6 }, { start: 10, end: 16 }] });
+    assert.deepEqual(out.summary, { matches: 3, files: 2, truncated: false });
+  });
+
+  it('skips hidden, ignored and binary files while walking, but searches them when named as path', async () => {
+    const walked = files(await grep({ pattern: 'needle' }, { folders: [folder(root)] }));
+    for (const skipped of ['.hidden/h.txt', 'ignored/i.txt', 'nul.bin']) assert.ok(!walked.includes(skipped), `${skipped} skipped`);
+    assert.deepEqual(files(await grep({ pattern: 'needle', path: '.hidden' }, { folders: [folder(root)] })), ['.hidden/h.txt']);
+    assert.deepEqual(files(await grep({ pattern: 'needle', path: 'ignored' }, { folders: [folder(root)] })), ['ignored/i.txt']);
+    const nul = await grep({ pattern: 'needle', path: 'nul.bin' }, { folders: [folder(root)] });
+    assert.equal(nul.text.split('\n')[1], 'Line 1: aaa\uFFFDbbb needle');
+  });
+
+  it('returns exactly "No matches found" for an empty result', async () => {
+    const out = await grep({ pattern: 'absent-token' }, { folders: [folder(root)] });
+    assert.equal(out.text, 'No matches found');
+    assert.deepEqual(out.summary, { matches: 0, files: 0, truncated: false });
+  });
+
+  it('strips CR/LF and reports byte offsets after multibyte text', async () => {
+    const crlf = await grep({ pattern: 'windows', path: 'crlf.txt' }, { folders: [folder(root)] });
+    assert.equal(crlf.value.matches[0]!.line, 'windows needle');
+    assert.match(crlf.text, /^crlf\.txt\nLine 1: windows needle\n/);
+    const multi = await grep({ pattern: 'needle', path: 'multi.txt' }, { folders: [folder(root)] });
+    const start = Buffer.byteLength('héllo wörld 日本語 ');
+    assert.deepEqual(multi.value.matches[0]!.submatches, [{ start, end: start + 6 }]);
+  });
+
+  it('shows a window around a match in the middle of a 200,000-character line', async () => {
+    const out = await grep({ pattern: 'needle', path: 'long.txt' }, { folders: [folder(root)] });
+    const row = out.text.split('\n')[1]!;
+    assert.match(row, /^Line 1: …a+needleb+… \(line truncated\)$/);
+    assert.ok(Buffer.byteLength(row) < 2000 + 40);
+    assert.equal(out.value.matches[0]!.line, longLine, 'the value keeps the whole line');
+  });
+
+  it('keeps going past a non-UTF-8 file name and line: lossy text, exact bytes in the value', async () => {
+    const out = await grep({ pattern: 'needle' }, { folders: [folder(root)] });
+    const bad = out.value.matches.find((m) => m.pathBase64 !== undefined)!;
+    assert.equal(bad.path, 'bad\uFFFD.txt');
+    assert.deepEqual(Buffer.from(bad.pathBase64!, 'base64'), badName);
+    const latin1 = out.value.matches.find((m) => m.path === 'latin1.txt')!;
+    assert.equal(latin1.line, 'caf\uFFFD needle');
+    assert.deepEqual(Buffer.from(latin1.lineBase64!, 'base64'), Buffer.from('caf\xe9 needle\n', 'latin1'));
+    assert.match(out.text, /\nbad\uFFFD\.txt\nLine 1: needle in a file/);
+    assert.ok(files(out).includes('src/a.ts'), 'the rest of the search is intact');
+  });
+
+  it('maps an invalid regex to SEARCH_INVALID_PATTERN, never to no matches', async () => {
+    const error = await grepError({ pattern: '[' }, { folders: [folder(root)] });
+    assert.equal(error.code, 'SEARCH_INVALID_PATTERN');
+    assert.match(error.message, /unclosed character class/);
+    assert.equal((await grepError({ pattern: 'x', include: '*.{ts' }, { folders: [folder(root)] })).code, 'SEARCH_INVALID_PATTERN');
+  });
+
+  it('treats leading-dash and flag-like patterns as regexes, and -dir as a path', async () => {
+    const minus = await grep({ pattern: '-1', path: '-dir' }, { folders: [folder(root)] });
+    assert.equal(minus.text.split('\n').slice(0, 2).join('\n'), '-dir/x.txt\nLine 1: value -1 here');
+    const pre = await grep({ pattern: '--pre=x' }, { folders: [folder(root)] });
+    assert.deepEqual(pre.value.matches.map((m) => [m.path, m.lineNumber]), [['-dir/x.txt', 2]]);
+  });
+
+  it('runs no shell: $(touch PWNED) in pattern, include or path creates nothing', async () => {
+    const literal = await grep({ pattern: '\\$\\(touch PWNED\\)' }, { folders: [folder(root)] });
+    assert.deepEqual(literal.value.matches.map((m) => m.line), ['$(touch PWNED)']);
+    await grep({ pattern: '$(touch PWNED)', include: '$(touch PWNED)' }, { folders: [folder(root)] });
+    await grepError({ pattern: 'x', path: '$(touch PWNED)' }, { folders: [folder(root)] });
+    assert.equal(existsSync(path.join(root, 'PWNED')), false);
+    assert.equal(existsSync(path.join(process.cwd(), 'PWNED')), false);
+  });
+
+  it('takes a path with glob syntax literally', async () => {
+    const out = await grep({ pattern: 'needle', path: 'app/(auth)/users/[id]/page.tsx' }, { folders: [folder(root)] });
+    assert.deepEqual(files(out), ['app/(auth)/users/[id]/page.tsx']);
+  });
+
+  it('finishes despite a symlink loop in the tree, and follows a path through it', async () => {
+    assert.ok((await grep({ pattern: 'needle' }, { folders: [folder(root)] })).value.matches.length > 0);
+    assert.deepEqual(files(await grep({ pattern: 'needle', path: 'loop/loop/src' }, { folders: [folder(root)] })), ['src/a.ts', 'src/b.ts']);
+  });
+
+  it('refuses a symlink out of the workspace unless allowed', async () => {
+    assert.equal((await grepError({ pattern: 'needle', path: 'out' }, { folders: [folder(root)] })).code, 'PATH_OUTSIDE_WORKSPACE');
+    assert.equal((await grepError({ pattern: 'needle', path: '../' }, { folders: [folder(root)] })).code, 'PATH_OUTSIDE_WORKSPACE');
+    const allowed = await grep({ pattern: 'needle', path: 'out' }, { folders: [folder(root)], search: { allowPathsOutsideWorkspace: true } });
+    assert.deepEqual(files(allowed), [`${path.relative(root, outside)}/secret.txt`]);
+  });
+
+  it('fails NO_WORKSPACE with no folder open', async () => {
+    assert.equal((await grepError({ pattern: 'x' }, { folders: [] })).code, 'NO_WORKSPACE');
+  });
+
+  it('refuses a path that is neither a file nor a directory (a FIFO rg would block on)', async () => {
+    execFileSync('mkfifo', [path.join(root, 'pipe')]);
+    const error = await grepError({ pattern: 'x', path: 'pipe' }, { folders: [folder(root)] });
+    assert.equal(error.code, 'INVALID_ARGUMENT');
+    assert.match(error.message, /neither a regular file nor a directory/);
+  });
+
+  it('fails SEARCH_RAW_OUTPUT_OVERFLOW past rawOutputMaxBytes', async () => {
+    const error = await grepError({ pattern: 'needle' }, { folders: [folder(root)], search: { rawOutputMaxBytes: 1000 } });
+    assert.equal(error.code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
+  });
+
+  describe('over the cap', () => {
+    const matches = Array.from({ length: 12 }, (_, i) => `needle ${i}`);
+    let capRoot: string;
+    before(() => (capRoot = makeTree({ 'a.txt': `${matches.slice(0, 4).join('\n')}\n`, 'b.txt': `${matches.slice(4).join('\n')}\n` })));
+    after(() => removeTree(capRoot));
+
+    it('shows the first matches, counts the rest and spills the complete result', async () => {
+      const spill = memorySpill();
+      const out = await grep({ pattern: 'needle' }, { folders: [folder(capRoot)], search: { grepMaxMatches: 5 }, spill });
+      assert.equal(
+        out.text,
+        [
+          'a.txt', 'Line 1: needle 0', 'Line 2: needle 1', 'Line 3: needle 2', 'Line 4: needle 3', '', 'b.txt', 'Line 1: needle 4', '',
+          '[7 more matches not shown: these are the first 5 of 12 matches in 2 files. The complete result is saved at untitled:Spill-1. Open that document to read every result.]',
+          `Paths are relative to ${capRoot}.`,
+        ].join('\n'),
+      );
+      assert.equal(spill.texts.length, 1);
+      assert.equal(spill.texts[0]!.split('\n').filter((l) => l.startsWith('Line ')).length, 12);
+      assert.ok(spill.texts[0]!.endsWith(`Line 8: needle 11\n\nPaths are relative to ${capRoot}.`));
+      assert.equal(out.value.matches.length, 12);
+      assert.deepEqual(out.summary, { matches: 12, files: 2, truncated: true });
+    });
+
+    it('keeps the page and says the result could not be saved when the spill fails', async () => {
+      const out = await grep({ pattern: 'needle' }, { folders: [folder(capRoot)], search: { grepMaxMatches: 5 }, spill: failingSpill });
+      assert.match(out.text, /\[7 more matches not shown: these are the first 5 of 12 matches in 2 files\. The complete result could not be saved; narrow the search to see the rest\.\]/);
+      assert.equal(out.spill, undefined);
+    });
+  });
+
+  describe('in a multi-root workspace', () => {
+    it('searches the folder a path starts with, relative to that folder', async () => {
+      const api = makeTree({ 'src/server.ts': 'needle api\n' });
+      const web = makeTree({ 'src/client.ts': 'needle web\n' });
+      try {
+        const folders = [folder(web, 'web'), folder(api, 'api')];
+        const out = await grep({ pattern: 'needle', path: 'api/src' }, { folders });
+        assert.equal(out.text, `src/server.ts\nLine 1: needle api\n\nPaths are relative to ${api} (workspace folder "api").`);
+        assert.deepEqual(files(await grep({ pattern: 'needle', path: 'src' }, { folders })), ['src/client.ts']);
+      } finally {
+        removeTree(api);
+        removeTree(web);
+      }
+    });
+  });
+});
+
+describe('grep tool: timeout and cancellation on a slow search', function () {
+  this.timeout(60_000);
+  let root: string;
+  before(() => {
+    root = makeTree({});
+    writeSlowCorpus(root, 'big', 40, 500_000);
+  });
+  after(() => removeTree(root));
+
+  it('aborts at timeoutMs with SEARCH_ABORTED and leaves no rg process', async () => {
+    const error = await grepError({ pattern: SLOW_PATTERN }, { folders: [folder(root)], search: { timeoutMs: 300 } });
+    assert.equal(error.code, 'SEARCH_ABORTED');
+    assert.match(error.message, /did not finish within 300 ms/);
+    assert.deepEqual(processesUnder(root), []);
+  });
+
+  it('aborts when the caller cancels, and leaves no rg process', async () => {
+    const controller = new AbortController();
+    const running = grepError({ pattern: SLOW_PATTERN }, { folders: [folder(root)], signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(processesUnder(root).length, 1, 'rg is running');
+    controller.abort();
+    const error = await running;
+    assert.equal(error.code, 'SEARCH_ABORTED');
+    assert.match(error.message, /cancelled/);
+    assert.deepEqual(processesUnder(root), []);
+  });
+});

@@ -1,0 +1,94 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
+import { isWithin, resolveTarget, type ResolveOptions, type WorkspaceFolderRef } from '../../../src/core/workspace/folders';
+import { makeTree, removeTree } from '../../helpers/tree';
+
+async function errorCode(pathArg: string | undefined, folders: WorkspaceFolderRef[], options?: ResolveOptions): Promise<ToolErrorCode> {
+  try {
+    await resolveTarget(pathArg, folders, options);
+  } catch (e) {
+    assert.ok(isToolError(e), String(e));
+    return e.code;
+  }
+  assert.fail('expected a ToolError');
+}
+
+describe('resolveTarget', () => {
+  let first: string;
+  let second: string;
+  let outside: string;
+  let folders: WorkspaceFolderRef[];
+
+  before(() => {
+    outside = makeTree({ 'o.txt': 'o' });
+    second = makeTree({ 'lib/l.ts': 'l', 'docs/d.md': 'd' });
+    first = makeTree({
+      'src/a.ts': 'a',
+      '-dir/x': 'x',
+      'app/(auth)/users/[id]/page.tsx': 'p',
+      'to-second': { symlink: path.join(second, 'lib') },
+      'to-outside': { symlink: outside },
+      'loop1': { symlink: 'loop2' },
+      'loop2': { symlink: 'loop1' },
+    });
+    folders = [
+      { name: 'main', path: first },
+      { name: 'other', path: second },
+    ];
+  });
+  after(() => [first, second, outside].forEach(removeTree));
+
+  it('defaults to the first folder', async () => {
+    assert.deepEqual(await resolveTarget(undefined, folders), { workdir: first, folderName: 'main', absPath: first, relPath: '.', kind: 'directory' });
+  });
+
+  it('resolves relative paths against the first folder, including odd names', async () => {
+    assert.deepEqual(await resolveTarget('src/a.ts', folders), { workdir: first, folderName: 'main', absPath: path.join(first, 'src/a.ts'), relPath: 'src/a.ts', kind: 'file' });
+    assert.equal((await resolveTarget('-dir', folders)).relPath, '-dir');
+    assert.equal((await resolveTarget('app/(auth)/users/[id]/page.tsx', folders)).relPath, 'app/(auth)/users/[id]/page.tsx');
+    assert.equal((await resolveTarget('src/../src/./a.ts', folders)).relPath, 'src/a.ts');
+  });
+
+  it('picks a folder by the first segment in a multi-root workspace', async () => {
+    const target = await resolveTarget('other/docs', folders);
+    assert.deepEqual([target.workdir, target.folderName, target.relPath], [second, 'other', 'docs']);
+    assert.equal((await resolveTarget('other', folders)).relPath, '.');
+  });
+
+  it('accepts absolute paths inside any folder, relative to that folder', async () => {
+    const target = await resolveTarget(path.join(second, 'lib/l.ts'), folders);
+    assert.deepEqual([target.workdir, target.relPath], [second, 'lib/l.ts']);
+  });
+
+  it('follows symlinks: into another folder is fine, out of every folder is refused', async () => {
+    const into = await resolveTarget('to-second', folders);
+    assert.deepEqual([into.workdir, into.folderName, into.relPath], [second, 'other', 'lib']);
+    assert.equal(await errorCode('to-outside', folders), 'PATH_OUTSIDE_WORKSPACE');
+    assert.equal(await errorCode('../', folders), 'PATH_OUTSIDE_WORKSPACE');
+    assert.equal(await errorCode(outside, folders), 'PATH_OUTSIDE_WORKSPACE');
+  });
+
+  it('allows outside targets when asked, relative to the base folder', async () => {
+    const target = await resolveTarget('to-outside', folders, { allowOutside: true });
+    assert.deepEqual([target.workdir, target.relPath], [first, path.relative(first, outside)]);
+  });
+
+  it('fails INVALID_ARGUMENT for a missing path or a symlink loop', async () => {
+    assert.equal(await errorCode('missing', folders), 'INVALID_ARGUMENT');
+    assert.equal(await errorCode('loop1', folders), 'INVALID_ARGUMENT');
+  });
+
+  it('fails NO_WORKSPACE with no folder', async () => {
+    assert.equal(await errorCode(undefined, []), 'NO_WORKSPACE');
+    assert.equal(await errorCode('src', []), 'NO_WORKSPACE');
+  });
+
+  it('isWithin compares whole segments', () => {
+    assert.equal(isWithin('/a/b', '/a/b'), true);
+    assert.equal(isWithin('/a/b', '/a/b/c'), true);
+    assert.equal(isWithin('/a/b', '/a/bc'), false);
+    assert.equal(isWithin('/a/b', '/a'), false);
+    assert.equal(isWithin('/a/b', '/a/b/..c'), true);
+  });
+});
