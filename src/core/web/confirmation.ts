@@ -1,0 +1,50 @@
+import type { ScoutConfig } from '../config';
+import { bareHostname, parseWebUrl } from './url';
+
+/** What the VS Code layer shows in `prepareInvocation`'s `confirmationMessages` (message is Markdown). */
+export interface FetchConfirmation {
+  readonly title: string;
+  readonly message: string;
+}
+
+/**
+ * Whether fetching `url` needs the user's confirmation first, and what to ask (issue 4: confirm a domain the
+ * user has not trusted, warning that page text is untrusted input).
+ *
+ * Returns undefined when no question is needed: the host is an auto-approved domain (setting
+ * `scout.webFetch.autoApprovedDomains`; an entry `example.com` or `*.example.com` approves that host and
+ * every subdomain), or `url` is not a valid fetchable URL (the call itself then fails with WEB_INVALID_URL).
+ * Pure: no I/O.
+ */
+export function fetchConfirmation(url: unknown, config: ScoutConfig): FetchConfirmation | undefined {
+  if (typeof url !== 'string') return undefined;
+  let parsed: URL;
+  try {
+    parsed = parseWebUrl(url);
+  } catch {
+    return undefined;
+  }
+  const host = bareHostname(parsed);
+  if (config.webFetch.autoApprovedDomains.some((entry) => domainMatches(host, entry))) return undefined;
+  const shown = parsed.href.replace(/`/g, '%60');
+  return {
+    title: 'Fetch a web page?',
+    message:
+      `Scout will download \`${shown}\` and give its text to the model.\n\n` +
+      `Text on web pages is untrusted: a page can contain instructions written to steer the model. ` +
+      `Continue only if you expect this site to be relevant. To stop being asked for \`${host}\`, add it to the setting \`scout.webFetch.autoApprovedDomains\`.`,
+  };
+}
+
+/** True when `host` is `entry`'s domain or one of its subdomains; `entry` may carry `*.`, a scheme, a port or a path. */
+export function domainMatches(host: string, entry: string): boolean {
+  const domain = entry
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/^([^:]*):\d+$/, '$1')
+    .replace(/^\*\./, '')
+    .replace(/\.$/, '');
+  return domain !== '' && (host === domain || host.endsWith(`.${domain}`));
+}

@@ -1,0 +1,155 @@
+import * as dns from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { ToolError } from '../../errors';
+
+type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
+
+/**
+ * Cloud instance-metadata endpoints (AWS/GCP/Azure/OpenStack `169.254.169.254`, Alibaba `100.100.100.200`,
+ * AWS IPv6 `fd00:ec2::254`). Their ranges are refused anyway; they are named so the message can say why.
+ */
+export const CLOUD_METADATA_ADDRESSES: readonly string[] = ['169.254.169.254', '100.100.100.200', 'fd00:ec2::254'];
+
+const METADATA = new Set(CLOUD_METADATA_ADDRESSES.map((a) => ipaddr.parse(a).toNormalizedString()));
+
+/** IANA global unicast IPv6 allocation (RFC 4291 §2.4): every public IPv6 address lies in 2000::/3. */
+const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+const RANGE_WORDS: Record<string, string> = {
+  loopback: 'a loopback address',
+  private: 'a private-network address',
+  linkLocal: 'a link-local address',
+  carrierGradeNat: 'a carrier-grade NAT (shared) address',
+  uniqueLocal: 'a unique-local IPv6 address',
+  multicast: 'a multicast address',
+  unspecified: 'the unspecified address',
+  broadcast: 'the broadcast address',
+  reserved: 'a reserved address',
+};
+
+/**
+ * The private-network guard for model-chosen URLs (issue 4).
+ *
+ * An address may be contacted only when it is public unicast: ipaddr.js's `range()` is `unicast` and, for
+ * IPv6, it lies in 2000::/3. That refuses loopback, RFC 1918 private, link-local, CGNAT (100.64/10),
+ * unique-local, multicast, unspecified, broadcast, reserved and documentation ranges, the cloud metadata
+ * endpoints, and IPv6 forms that embed an IPv4 address (mapped `::ffff:a.b.c.d` is judged as the IPv4
+ * address; compatible `::a.b.c.d`, NAT64, 6to4 and Teredo are refused).
+ *
+ * `allowedPrivateHosts` (setting `scout.webFetch.allowedPrivateHosts`) opens chosen destinations: an entry
+ * is a CIDR (`10.0.0.0/8`), a single address (`127.0.0.1`, `::1`) or a host name matched exactly,
+ * case-insensitively (`intranet.example`), which then lets every address that name resolves to through.
+ *
+ * The check runs twice per hop: {@link checkUrl} before connecting (a literal address directly; a name by
+ * resolving every address), and {@link lookup} at connect time, passed as the request's `lookup` option, so
+ * the address the socket actually uses is the one judged and DNS rebinding cannot slip past.
+ */
+export class AddressGuard {
+  private readonly hosts = new Set<string>();
+  private readonly ranges: [IpAddress, number][] = [];
+
+  constructor(allowedPrivateHosts: readonly string[] = []) {
+    for (const raw of allowedPrivateHosts) {
+      const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+      if (entry === '') continue;
+      if (ipaddr.isValidCIDR(entry)) {
+        const [address, bits] = ipaddr.parseCIDR(entry);
+        this.ranges.push([normalise(address), address.kind() === 'ipv6' && isMapped(address) ? bits - 96 : bits]);
+      } else if (ipaddr.IPv4.isValidFourPartDecimal(entry) || ipaddr.IPv6.isValid(entry)) {
+        const address = normalise(ipaddr.parse(entry));
+        this.ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
+      } else {
+        this.hosts.add(entry.replace(/\.$/, ''));
+      }
+    }
+  }
+
+  /**
+   * Why `address` (an IPv4 or IPv6 literal, without brackets) must not be contacted, as a phrase such as
+   * "a loopback address"; undefined when it is public unicast. Ignores the allow-list.
+   */
+  static blockReason(address: string): string | undefined {
+    if (!ipaddr.isValid(address)) return 'not a valid IP address';
+    const ip = normalise(ipaddr.parse(address));
+    if (METADATA.has(ip.toNormalizedString())) return 'a cloud metadata endpoint';
+    const range = ip.range();
+    if (range === 'unicast') {
+      if (ip.kind() === 'ipv4' || (ip as ipaddr.IPv6).match(IPV6_GLOBAL_UNICAST)) return undefined;
+      return 'an IPv6 address outside the global unicast range';
+    }
+    return RANGE_WORDS[range] ?? `a special-purpose address (${range})`;
+  }
+
+  /** True when `hostname` (bare, lowercase) or `address` is on the allow-list. */
+  isAllowed(hostname: string, address: string): boolean {
+    if (this.hosts.has(hostname)) return true;
+    if (!ipaddr.isValid(address)) return false;
+    const ip = normalise(ipaddr.parse(address));
+    return this.ranges.some(([net, bits]) => net.kind() === ip.kind() && ip.match(net, bits));
+  }
+
+  /**
+   * Throws unless `address` may be contacted for `hostname`.
+   * @throws ToolError WEB_BLOCKED_ADDRESS
+   */
+  check(hostname: string, address: string): void {
+    const reason = AddressGuard.blockReason(address);
+    if (reason === undefined || this.isAllowed(hostname, address)) return;
+    const shown = hostname === address ? address : `${hostname} (${address})`;
+    throw new ToolError(
+      'WEB_BLOCKED_ADDRESS',
+      `${shown} is ${reason}; Scout refuses private-network destinations for fetched URLs. Fetch a public address instead. If the user wants this host reachable, they can add it to the setting scout.webFetch.allowedPrivateHosts.`,
+    );
+  }
+
+  /**
+   * Checks `hostname` (bare) if it is an IP literal; returns false, checking nothing, for a name.
+   * @throws ToolError WEB_BLOCKED_ADDRESS
+   */
+  checkLiteral(hostname: string): boolean {
+    if (!ipaddr.isValid(hostname)) return false;
+    this.check(hostname, hostname);
+    return true;
+  }
+
+  /**
+   * Checks a URL's host before any connection: a literal address directly, a name by resolving all its
+   * addresses (every one must pass). `hostname` is bare (see `bareHostname`).
+   * @throws ToolError WEB_BLOCKED_ADDRESS; DNS errors (`ENOTFOUND`…) are passed through unchanged.
+   */
+  async checkHost(hostname: string): Promise<void> {
+    if (this.checkLiteral(hostname) || this.hosts.has(hostname)) return;
+    const addresses = await dns.promises.lookup(hostname, { all: true, verbatim: true });
+    for (const { address } of addresses) this.check(hostname, address);
+  }
+
+  /**
+   * A `net`/`http` `lookup` option that resolves like `dns.lookup` and then fails the connection with
+   * `ToolError('WEB_BLOCKED_ADDRESS')` when any resolved address is refused. Honours `options.all`.
+   */
+  readonly lookup: LookupFunction = (hostname, options, callback) => {
+    dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err) return callback(err, '', 0);
+      const host = hostname.toLowerCase().replace(/\.$/, '');
+      try {
+        for (const { address } of addresses) this.check(host, address);
+      } catch (e) {
+        return callback(e as NodeJS.ErrnoException, '', 0);
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`no addresses for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+function isMapped(ip: IpAddress): boolean {
+  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress();
+}
+
+/** IPv4-mapped IPv6 (`::ffff:127.0.0.1`) is judged as the IPv4 address it carries. */
+function normalise(ip: IpAddress): IpAddress {
+  return isMapped(ip) ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
+}

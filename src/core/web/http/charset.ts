@@ -1,0 +1,158 @@
+import iconv from 'iconv-lite';
+import { bytesForChars, cutAtCodePoint } from '../codePoints';
+
+/**
+ * Where the charset of a body came from. The order of precedence is the WHATWG "encoding sniffing
+ * algorithm" (HTML §13.2.3.2): a byte order mark, then the `Content-Type` charset, then a `<meta>` (or XML
+ * declaration) in the first bytes, then a default.
+ */
+export type CharsetSource = 'bom' | 'header' | 'meta' | 'default';
+
+export interface DecodedText {
+  /** The decoded text, at most `maxChars` UTF-16 code units, without a BOM. */
+  readonly text: string;
+  /** True when the body holds more text than `text`. */
+  readonly truncated: boolean;
+  /** The iconv-lite encoding used (e.g. `utf-8`, `shift_jis`, `gb18030`, `windows-1252`). */
+  readonly charset: string;
+  readonly source: CharsetSource;
+}
+
+/** Bytes searched for a `<meta>` charset declaration (WHATWG prescans 1024; real pages put it later). */
+const META_PRESCAN_BYTES = 4096;
+
+/**
+ * WHATWG Encoding Standard labels whose decoder differs from the same-named legacy codec: the web decodes
+ * ASCII and Latin-1 labels as windows-1252, GB2312/GBK as GB18030, Shift_JIS as windows-31j, EUC-KR as
+ * windows-949, and Big5 with the HKSCS extensions. `utf-16` means little-endian.
+ */
+const WEB_LABELS: Record<string, string> = {
+  'us-ascii': 'windows-1252',
+  ascii: 'windows-1252',
+  'iso-8859-1': 'windows-1252',
+  iso8859_1: 'windows-1252',
+  'iso8859-1': 'windows-1252',
+  latin1: 'windows-1252',
+  l1: 'windows-1252',
+  'x-cp1252': 'windows-1252',
+  cp1252: 'windows-1252',
+  gb2312: 'gb18030',
+  gbk: 'gb18030',
+  'x-gbk': 'gb18030',
+  chinese: 'gb18030',
+  csgb2312: 'gb18030',
+  shift_jis: 'windows-31j',
+  'shift-jis': 'windows-31j',
+  sjis: 'windows-31j',
+  'x-sjis': 'windows-31j',
+  ms_kanji: 'windows-31j',
+  ms932: 'windows-31j',
+  csshiftjis: 'windows-31j',
+  'euc-kr': 'cp949',
+  'ks_c_5601-1987': 'cp949',
+  big5: 'big5hkscs',
+  'big5-hkscs': 'big5hkscs',
+  'utf-16': 'utf-16le',
+  unicode: 'utf-16le',
+  'tis-620': 'windows-874',
+  utf8: 'utf-8',
+  'unicode-1-1-utf-8': 'utf-8',
+};
+
+/**
+ * Maps a charset label (from a header, `<meta>` or XML declaration) to an encoding iconv-lite can decode,
+ * applying the WHATWG label rules above; undefined for an unknown label.
+ */
+export function charsetFromLabel(label: string): string | undefined {
+  const key = label.trim().toLowerCase().replace(/^["']|["']$/g, '');
+  const name = WEB_LABELS[key] ?? key;
+  return name !== '' && iconv.encodingExists(name) ? name : undefined;
+}
+
+/** The `charset` parameter of a `Content-Type` value, if it names a known encoding. */
+export function charsetFromContentType(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*("[^"]*"|[^;\s]*)/i.exec(contentType ?? '');
+  return match ? charsetFromLabel(match[1]!) : undefined;
+}
+
+/** The encoding a byte order mark announces, and the BOM's length in bytes. */
+export function charsetFromBom(bytes: Uint8Array): { charset: string; length: number } | undefined {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { charset: 'utf-8', length: 3 };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { charset: 'utf-16be', length: 2 };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { charset: 'utf-16le', length: 2 };
+  return undefined;
+}
+
+/**
+ * The charset declared inside the first {@link META_PRESCAN_BYTES} bytes: `<meta charset=…>`,
+ * `<meta http-equiv="Content-Type" content="…; charset=…">`, or an XML declaration's `encoding`.
+ * A declared UTF-16 means UTF-8 (WHATWG: a byte-oriented prescan cannot have read UTF-16).
+ */
+export function charsetFromMarkup(bytes: Uint8Array): string | undefined {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, META_PRESCAN_BYTES)).toString('latin1');
+  const xml = /^\s*<\?xml[^>]*\sencoding\s*=\s*["']([^"']+)["']/i.exec(head);
+  const meta = xml ? undefined : metaCharsetLabel(head);
+  const label = xml?.[1] ?? meta;
+  if (label === undefined) return undefined;
+  const charset = charsetFromLabel(label);
+  return charset?.startsWith('utf-16') ? 'utf-8' : charset;
+}
+
+function metaCharsetLabel(head: string): string | undefined {
+  const withoutComments = head.replace(/<!--[\s\S]*?(?:-->|$)/g, '');
+  for (const tag of withoutComments.matchAll(/<meta\b[^>]*>/gi)) {
+    const text = tag[0];
+    const direct = /\scharset\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'/>;]+))/i.exec(text);
+    if (direct) return direct[1] ?? direct[2] ?? direct[3];
+    if (/\shttp-equiv\s*=\s*["']?content-type/i.test(text)) {
+      const content = /\scontent\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(text);
+      const inner = /charset\s*=\s*["']?([^"';\s]+)/i.exec(content?.[1] ?? content?.[2] ?? '');
+      if (inner) return inner[1];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Decodes a body to text with iconv-lite, choosing the charset by BOM, then `Content-Type`, then markup
+ * (when `sniffMarkup`), then UTF-8 if the bytes are valid UTF-8, else windows-1252 (the web's default for
+ * legacy pages). Only the prefix `bytesForChars(maxChars)` is decoded, so cost stays proportional to
+ * `maxChars`. `moreBytes` says `bytes` is itself a prefix of a longer body.
+ */
+export function decodeText(bytes: Uint8Array, contentType: string | undefined, maxChars: number, sniffMarkup: boolean, moreBytes = false): DecodedText {
+  const bom = charsetFromBom(bytes);
+  let charset: string;
+  let source: CharsetSource;
+  if (bom) {
+    charset = bom.charset;
+    source = 'bom';
+  } else {
+    const header = charsetFromContentType(contentType);
+    const markup = header || !sniffMarkup ? undefined : charsetFromMarkup(bytes);
+    if (header) {
+      charset = header;
+      source = 'header';
+    } else if (markup) {
+      charset = markup;
+      source = 'meta';
+    } else {
+      charset = isUtf8(bytes) ? 'utf-8' : 'windows-1252';
+      source = 'default';
+    }
+  }
+  const prefix = bytes.subarray(0, bytesForChars(maxChars));
+  const decoded = iconv.decode(Buffer.from(prefix.buffer, prefix.byteOffset, prefix.length), charset, { stripBOM: true });
+  const truncated = decoded.length > maxChars || prefix.length < bytes.length || moreBytes;
+  return { text: truncated ? cutAtCodePoint(decoded, maxChars) : decoded, truncated, charset, source };
+}
+
+/** True when the first MiB of `bytes` is valid UTF-8 (a sequence cut by that sample's end is tolerated). */
+function isUtf8(bytes: Uint8Array): boolean {
+  const sample = 1 << 20;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, sample), { stream: bytes.length > sample });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,77 @@
+import { webSearchSecretName, type KeyedWebSearchProvider, type WebSearchConfig } from '../../../config';
+import { isToolError, ToolError } from '../../../errors';
+import { AddressGuard } from '../../http/addressGuard';
+import { parseWebUrl } from '../../url';
+import { braveProvider } from './brave';
+import { duckduckgoProvider } from './duckduckgo';
+import { exaProvider } from './exa';
+import { keyAdvice } from './request';
+import { searxngProvider } from './searxng';
+import { tavilyProvider } from './tavily';
+import type { ProviderId, SearchProvider } from './types';
+
+/** Every provider, by the id `scout.webSearch.provider` names. */
+export const PROVIDERS: Readonly<Record<ProviderId, SearchProvider>> = {
+  duckduckgo: duckduckgoProvider,
+  brave: braveProvider,
+  tavily: tavilyProvider,
+  exa: exaProvider,
+  searxng: searxngProvider,
+};
+
+/** The provider one call uses, with where and how to reach it. */
+export interface SelectedProvider {
+  readonly provider: SearchProvider;
+  readonly baseUrl: URL;
+  /** A guard for a default (public) base URL; false for one the user chose, which may be on their own network. */
+  readonly guard: AddressGuard | false;
+  /** Set for a keyed provider. */
+  readonly apiKey?: string;
+}
+
+/**
+ * Selects the provider for one call from the settings (issue 5: per call, so the tool stays registered
+ * whatever the provider state): `scout.webSearch.provider`, its base URL (the user's `baseUrls` entry, which
+ * is not subject to the private-network guard, or the provider's public default, which is), and for a keyed
+ * provider its API key read with `getSecret(webSearchSecretName(id))`.
+ *
+ * @throws ToolError WEB_PROVIDER_UNCONFIGURED for an unknown provider, an invalid base URL, SearXNG without
+ *   an address, or a keyed provider without a key; each message names what to set
+ */
+export async function selectProvider(config: WebSearchConfig, getSecret: ((name: string) => Promise<string | undefined>) | undefined): Promise<SelectedProvider> {
+  const id = config.provider;
+  if (!Object.hasOwn(PROVIDERS, id)) {
+    throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `The setting scout.webSearch.provider is "${String(id)}", which is not a provider Scout knows. Set it to one of: ${Object.keys(PROVIDERS).join(', ')}.`);
+  }
+  const provider = PROVIDERS[id];
+  const configured = (config.baseUrls as Record<string, unknown> | undefined)?.[id];
+  let baseUrl: URL;
+  let guard: AddressGuard | false;
+  if (typeof configured === 'string' && configured.trim() !== '') {
+    try {
+      baseUrl = parseWebUrl(configured, `The "${id}" entry of scout.webSearch.baseUrls`);
+    } catch (e) {
+      throw isToolError(e) ? new ToolError('WEB_PROVIDER_UNCONFIGURED', e.message) : e;
+    }
+    guard = false;
+  } else if (provider.defaultBaseUrl !== undefined) {
+    baseUrl = new URL(provider.defaultBaseUrl);
+    guard = new AddressGuard();
+  } else {
+    throw new ToolError(
+      'WEB_PROVIDER_UNCONFIGURED',
+      `web_search is set to use ${provider.label} (setting scout.webSearch.provider), which needs the address of your instance: set the "${id}" entry of the setting scout.webSearch.baseUrls, for example {"${id}": "https://searx.example.org"} (CLI: --provider-url URL). Or set scout.webSearch.provider to "duckduckgo".`,
+    );
+  }
+  if (!provider.keyed) return { provider, baseUrl, guard };
+  let apiKey: string | undefined;
+  try {
+    apiKey = (await getSecret?.(webSearchSecretName(id as KeyedWebSearchProvider)))?.trim();
+  } catch (e) {
+    throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `Scout could not read the ${provider.label} API key from secret storage (${e instanceof Error ? e.message : String(e)}). ${keyAdvice(provider)}`);
+  }
+  if (!apiKey) {
+    throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `web_search is set to use ${provider.label} (setting scout.webSearch.provider), which needs an API key, and none is stored. ${keyAdvice(provider)}`);
+  }
+  return { provider, baseUrl, guard, apiKey };
+}

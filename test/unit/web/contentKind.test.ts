@@ -1,0 +1,38 @@
+import * as assert from 'node:assert/strict';
+import { classifyContent } from '../../../src/core/web/convert/contentKind';
+
+const bytes = (text: string): Buffer => Buffer.from(text, 'latin1');
+
+describe('web/convert classifyContent', () => {
+  it('finds a PDF served as text/html by its signature', () => {
+    const result = classifyContent(bytes('%PDF-1.7\n%âãÏÓ\n1 0 obj <<>>'), 'text/html; charset=utf-8');
+    assert.deepEqual(result, { kind: 'binary', mime: 'text/html', description: 'a PDF document' });
+  });
+
+  it('finds binary bytes whatever the header, but not in UTF-16 text', () => {
+    assert.equal(classifyContent(Buffer.from([0x41, 0x00, 0x01, 0x02, 0x42]), 'text/plain').kind, 'binary');
+    assert.equal(classifyContent(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]), undefined).description, 'a PNG image');
+    assert.equal(classifyContent(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<p>hi</p>', 'utf16le')]), 'text/html').kind, 'html');
+    assert.equal(classifyContent(Buffer.from('plain', 'utf16le'), 'text/plain; charset=utf-16le').kind, 'text');
+  });
+
+  it('trusts a binary Content-Type', () => {
+    assert.equal(classifyContent(bytes('GIF-ish but declared'), 'image/png').kind, 'binary');
+    assert.equal(classifyContent(bytes('zip?'), 'application/zip').kind, 'binary');
+  });
+
+  it('passes text, Markdown, JSON, XML and scripts through as text', () => {
+    for (const type of ['text/plain', 'text/markdown; charset=utf-8', 'application/json', 'application/ld+json', 'application/rss+xml', 'image/svg+xml', 'text/css', 'application/javascript']) {
+      assert.equal(classifyContent(bytes('{"a": 1}'), type).kind, 'text', type);
+    }
+  });
+
+  it('converts text/html and XHTML, and sniffs HTML only when the type is missing or generic', () => {
+    assert.equal(classifyContent(bytes('anything'), 'text/html').kind, 'html');
+    assert.equal(classifyContent(bytes('<html/>'), 'application/xhtml+xml').kind, 'html');
+    assert.equal(classifyContent(bytes('  <!DOCTYPE html><p>x'), undefined).kind, 'html');
+    assert.equal(classifyContent(bytes('<html><body>x'), 'application/octet-stream').kind, 'html');
+    assert.equal(classifyContent(bytes('<html><body>x'), 'text/plain').kind, 'text');
+    assert.equal(classifyContent(bytes('just words'), undefined).kind, 'text');
+  });
+});

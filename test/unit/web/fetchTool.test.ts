@@ -1,0 +1,258 @@
+import * as assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import * as zlib from 'node:zlib';
+import iconv from 'iconv-lite';
+import { isToolError } from '../../../src/core/errors';
+import { findTool } from '../../../src/core/registry';
+import type { ToolOutput } from '../../../src/core/tool';
+import { createWebFetchTool, type WebFetchValue } from '../../../src/core/web/fetchTool';
+import { UNTRUSTED_NOTE } from '../../../src/core/web/fetchOutput';
+import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopbackServer';
+import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../helpers/webFetchEnv';
+import { articlePage } from '../../helpers/webPages';
+
+const html = (body: string, head = ''): string => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
+
+const PAGES: Record<string, (res: ServerResponse) => void> = {
+  '/page': (res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html('<h1>Hello</h1><p>A <em>small</em> page.</p>', '<title>Hello</title>')),
+  '/other': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<p>Other text.</p>')),
+  '/data.json': (res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"name": "scout", "tags": ["<b>", "*"]}'),
+  '/notes.txt': (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('line 1\n<p>not html</p>\n'),
+  '/broken': (res) => res.writeHead(500, { 'content-type': 'text/html' }).end(html('<p>Internal failure: the database is down.</p>')),
+  '/report.pdf': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2000, 7)])),
+  '/sjis': (res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end(iconv.encode(html('<p>日本語のテキスト、東京の天気。</p>', '<meta charset="Shift_JIS">'), 'shift_jis')),
+  '/gbk': (res) => res.writeHead(200, { 'content-type': 'text/html; charset=gbk' }).end(iconv.encode(html('<p>简体中文网页内容。</p>'), 'gbk')),
+  '/gzip': (res) => res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(zlib.gzipSync(html('<p>Compressed page.</p>'))),
+  '/bomb': (res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(32 * 1024 * 1024, 0x61))),
+  '/empty': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(),
+  '/long.txt': (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('0123456789\n'.repeat(2000)),
+  '/big-article': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(articlePage(1_300_000, 11).html),
+  '/deep': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html(`${'<div>'.repeat(20_000)}deep${'</div>'.repeat(20_000)}`)),
+  '/images': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<img src="1"/>\n'.repeat(10_000)),
+  '/hop': (res) => res.writeHead(302, { location: './page' }).end(),
+  '/to-metadata': (res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/' }).end(),
+  '/to-elsewhere': (res) => res.writeHead(301, { location: 'https://docs.example.org/moved?x=1' }).end('Moved'),
+  '/stall-headers': () => undefined,
+  '/stall-body': (res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.write('first part, ');
+  },
+};
+
+describe('web_fetch tool', function () {
+  this.timeout(30_000);
+  let server: LoopbackServer;
+  const tool = createWebFetchTool(builtConvertWorker());
+
+  before(async () => {
+    server = await startLoopbackServer((req, res) => (PAGES[req.url ?? ''] ?? ((r: ServerResponse) => r.writeHead(404).end('missing')))(res));
+  });
+  after(() => server.close());
+
+  const fetch = (url: string, config = webFetchConfig(), signal?: AbortSignal): Promise<ToolOutput<WebFetchValue>> =>
+    tool.run(tool.parse({ url }, config), webToolEnv(config, signal));
+
+  it('is registered as web_fetch', () => {
+    assert.equal(findTool('web_fetch')?.name, 'web_fetch');
+  });
+
+  describe('output', () => {
+    it('heads the Markdown with the seed line, a source id and the untrusted-data note', async () => {
+      const out = await fetch(server.url('/page'));
+      const sourceId = out.value.sourceId;
+      assert.match(sourceId, /^web-[0-9a-f]{12}$/);
+      assert.equal(out.text, `Fetched ${server.url('/page')} (HTTP 200)\nSource: ${sourceId}\nNote: ${UNTRUSTED_NOTE}\n\n# Hello\n\nA _small_ page.`);
+      assert.deepEqual(
+        { ...out.value, sourceId: '' },
+        { finalUrl: server.url('/page'), status: 200, contentType: 'text/html; charset=utf-8', bytes: out.value.bytes, sourceId: '', extracted: true, truncated: false, cut: null, markdown: '# Hello\n\nA _small_ page.', format: 'markdown', redirectTo: null },
+      );
+      assert.deepEqual(out.summary, { truncated: false });
+    });
+
+    it('derives the source id from the final URL and the text', async () => {
+      const [a, b, c] = await Promise.all([fetch(server.url('/page')), fetch(server.url('/page')), fetch(server.url('/other'))]);
+      assert.equal(a.value.sourceId, b.value.sourceId);
+      assert.notEqual(a.value.sourceId, c.value.sourceId);
+    });
+
+    it('passes JSON and plain text through unchanged', async () => {
+      const json = await fetch(server.url('/data.json'));
+      assert.ok(json.text.endsWith('\n\n{"name": "scout", "tags": ["<b>", "*"]}'));
+      assert.equal(json.value.format, 'text');
+      const text = await fetch(server.url('/notes.txt'));
+      assert.equal(text.value.markdown, 'line 1\n<p>not html</p>\n');
+    });
+
+    it('reports a 500 with its body as a result, not an error', async () => {
+      const out = await fetch(server.url('/broken'));
+      assert.ok(out.text.startsWith(`Fetched ${server.url('/broken')} (HTTP 500)\n`));
+      assert.match(out.text, /Note: the server answered with an error status \(HTTP 500 Internal Server Error\)/);
+      assert.ok(out.text.endsWith('Internal failure: the database is down.'));
+    });
+
+    it('gives an "unsupported content type" result for a PDF served as text/html', async () => {
+      const out = await fetch(server.url('/report.pdf'));
+      assert.equal(out.value.format, 'unsupported');
+      assert.match(out.value.markdown, /^Unsupported content type: the response is a PDF document \(Content-Type: text\/html, 2009 bytes\)/);
+      assert.ok(!out.text.includes('\u0007'));
+    });
+
+    it('decodes Shift_JIS declared only in <meta>, and GBK declared in the header', async () => {
+      assert.equal((await fetch(server.url('/sjis'))).value.markdown, '日本語のテキスト、東京の天気。');
+      assert.equal((await fetch(server.url('/gbk'))).value.markdown, '简体中文网页内容。');
+    });
+
+    it('decompresses, and says when a gzip bomb was cut at 5 MB', async () => {
+      assert.equal((await fetch(server.url('/gzip'))).value.markdown, 'Compressed page.');
+      const bomb = await fetch(server.url('/bomb'));
+      assert.equal(bomb.value.cut, 'maxBytes');
+      assert.equal(bomb.value.bytes, 5 * 1024 * 1024);
+      assert.match(bomb.text, /Note: the server sent more than 5 MB \(after decompression\)/);
+      assert.equal(bomb.summary.truncated, true);
+    });
+
+    it('says when the body is empty', async () => {
+      assert.ok((await fetch(server.url('/empty'))).text.endsWith('\n\n(The response body is empty.)'));
+    });
+  });
+
+  describe('fetchMaxOutputChars', () => {
+    it('bounds the whole output and ends a truncated result with the notice', async () => {
+      const out = await fetch(server.url('/long.txt'), webFetchConfig({ fetchMaxOutputChars: 3000 }));
+      assert.ok(out.text.length <= 3000, `${out.text.length} chars`);
+      assert.match(out.text, /\n\n\(Content truncated: .* Fetch a more specific URL, .*\)$/);
+      assert.equal(out.value.truncated, true);
+      assert.ok(out.value.markdown.startsWith('0123456789\n0123456789'));
+    });
+
+    it('converts at most that many source characters of a 1.3 MB page', async () => {
+      const out = await fetch(server.url('/big-article'));
+      assert.ok(out.value.bytes > 1_200_000);
+      assert.ok(out.text.length <= 200_000);
+      assert.equal(out.value.truncated, true);
+      assert.equal(out.value.format, 'markdown');
+      assert.equal(out.value.extracted, true);
+      assert.match(out.text, /\nNote: showing the page's main content; about \d+ characters of navigation, sidebars, footers and similar text were left out\.\n/);
+    });
+  });
+
+  describe('conversion worker', () => {
+    it('returns a 20,000-deep page raw, in under 2 s', async () => {
+      const start = performance.now();
+      const out = await fetch(server.url('/deep'));
+      assert.ok(performance.now() - start < 2000);
+      assert.equal(out.value.format, 'raw-html');
+      assert.match(out.text, /Note: the HTML nests deeper than 512 levels, so the raw HTML is shown\./);
+    });
+
+    it('converts 10,000 images within the worker budget', async () => {
+      const out = await fetch(server.url('/images'));
+      assert.equal(out.value.format, 'markdown');
+      assert.ok(out.value.markdown.length < 1000); // images without alt text carry no words
+    });
+
+    it('terminates a conversion that runs past its budget and returns the raw HTML', async () => {
+      const out = await fetch(server.url('/big-article'), webFetchConfig({ conversionTimeoutMs: 1 }));
+      assert.equal(out.value.format, 'raw-html');
+      assert.match(out.text, /Note: converting the HTML took longer than 0\.001 s, so the raw HTML is shown\./);
+      assert.ok(out.value.markdown.startsWith('<!DOCTYPE html>'));
+    });
+  });
+
+  describe('redirects', () => {
+    it('follows a same-origin redirect and notes where it came from', async () => {
+      const out = await fetch(server.url('/hop'));
+      assert.equal(out.value.finalUrl, server.url('/page'));
+      assert.match(out.text, new RegExp(`Note: redirected from ${server.url('/hop')}\\.`));
+    });
+
+    it('reports a cross-origin redirect instead of following it', async () => {
+      const out = await fetch(server.url('/to-elsewhere'));
+      assert.equal(out.value.format, 'redirect');
+      assert.equal(out.value.redirectTo, 'https://docs.example.org/moved?x=1');
+      assert.ok(out.text.startsWith(`Fetched ${server.url('/to-elsewhere')} (HTTP 301)\n`));
+      assert.match(out.text, /redirects \(HTTP 301\) to another origin: https:\/\/docs\.example\.org\/moved\?x=1\n.*call web_fetch with it\.$/);
+    });
+
+    it('refuses a redirect to the cloud metadata address without contacting it', async () => {
+      await assert.rejects(fetch(server.url('/to-metadata')), { code: 'WEB_BLOCKED_ADDRESS', message: /169\.254\.169\.254.*cloud metadata endpoint/ });
+    });
+  });
+
+  describe('private-network guard', () => {
+    it('reaches the loopback server only through allowedPrivateHosts', async () => {
+      assert.equal((await fetch(server.url('/page'))).value.status, 200);
+      const before = server.connections;
+      await assert.rejects(fetch(server.url('/page'), webFetchConfig({ allowedPrivateHosts: [] })), { code: 'WEB_BLOCKED_ADDRESS' });
+      assert.equal(server.connections, before);
+    });
+
+    const spellings = (port: number): string[] => [
+      `http://2130706433:${port}/page`,
+      `http://0x7f.0.0.1:${port}/page`,
+      `http://0x7f000001:${port}/page`,
+      `http://127.1:${port}/page`,
+      `http://0177.0.0.1:${port}/page`,
+      `http://[::ffff:127.0.0.1]:${port}/page`,
+      `http://[::1]:${port}/page`,
+      `http://localhost:${port}/page`,
+      `http://0.0.0.0:${port}/page`,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://100.100.100.200/latest/meta-data/',
+      'http://[fd00:ec2::254]/latest/meta-data/',
+      'http://10.0.0.1/',
+      'http://192.168.1.1/',
+      'http://100.64.0.1/',
+    ];
+    it('refuses every spelling of a private address before connecting', async () => {
+      const closed = webFetchConfig({ allowedPrivateHosts: [] });
+      const before = server.connections;
+      for (const url of spellings(server.port)) {
+        await assert.rejects(fetch(url, closed), (e: unknown) => isToolError(e) && e.code === 'WEB_BLOCKED_ADDRESS', url);
+      }
+      assert.equal(server.connections, before);
+    });
+
+    it('accepts the allowed address in any spelling', async () => {
+      assert.equal((await fetch(`http://2130706433:${server.port}/page`)).value.markdown, '# Hello\n\nA _small_ page.');
+    });
+  });
+
+  describe('arguments', () => {
+    const config = webFetchConfig();
+    for (const input of [{}, { url: 5 }, { url: '' }, { url: '   ' }, { url: null }]) {
+      it(`refuses ${JSON.stringify(input)} with the seed message`, () => {
+        assert.throws(() => tool.parse(input, config), { code: 'INVALID_ARGUMENT', message: 'url must be a non-empty string' });
+      });
+    }
+    it('refuses unknown arguments', () => {
+      assert.throws(() => tool.parse({ url: 'https://example.com', format: 'md' }, config), { code: 'INVALID_ARGUMENT', message: /unknown argument "format"/ });
+    });
+    for (const url of ['file:///etc/passwd', 'ftp://ftp.example.org/pub/file.txt', 'https://user:pw@example.com/', 'example.com']) {
+      it(`refuses ${url}`, () => assert.throws(() => tool.parse({ url }, config), { code: 'WEB_INVALID_URL' }));
+    }
+  });
+
+  describe('time and cancellation', () => {
+    it('fails with WEB_TIMEOUT when the server never answers', async () => {
+      await assert.rejects(fetch(server.url('/stall-headers'), webFetchConfig({ fetchTimeoutMs: 300 })), { code: 'WEB_TIMEOUT' });
+    });
+
+    it('returns the part that arrived when the server stalls after the headers', async () => {
+      const out = await fetch(server.url('/stall-body'), webFetchConfig({ fetchTimeoutMs: 400 }));
+      assert.equal(out.value.cut, 'timeout');
+      assert.equal(out.value.markdown, 'first part, ');
+      assert.match(out.text, /Note: the server was still sending when the 0\.4 s fetch timeout ran out/);
+    });
+
+    it('aborts the socket when the caller cancels', async () => {
+      const controller = new AbortController();
+      const closed = server.nextSocketClose();
+      const pending = fetch(server.url('/stall-body'), webFetchConfig(), controller.signal);
+      setTimeout(() => controller.abort(), 100);
+      await assert.rejects(pending, { code: 'WEB_ABORTED' });
+      await closed;
+    });
+  });
+});

@@ -1,0 +1,150 @@
+import * as assert from 'node:assert/strict';
+import { htmlToMarkdown, keepsEnoughText, type ConversionOptions } from '../../../src/core/web/convert/markdown';
+import { articlePage } from '../../helpers/webPages';
+
+const whole: ConversionOptions = { baseUrl: 'https://docs.example/guide/page.html', extractMainContent: false };
+const md = (html: string, options = whole): string => {
+  const result = htmlToMarkdown(html, options);
+  assert.equal(result.mode, 'markdown', `conversion fell back: ${result.error ?? result.mode}`);
+  return result.markdown;
+};
+
+describe('web/convert htmlToMarkdown', () => {
+  describe('GFM tables (linkedom has no rows/cells)', () => {
+    it('converts a table with <thead>, keeping alignment and escaping pipes', () => {
+      const html = '<table><thead><tr><th>Name</th><th align="right">Qty</th></tr></thead><tbody><tr><td>Apple | red</td><td>3</td></tr><tr><td>Pear</td><td>10</td></tr></tbody></table>';
+      assert.equal(md(html), '| Name | Qty |\n| --- | --: |\n| Apple \\| red | 3 |\n| Pear | 10 |');
+    });
+
+    it('converts a table without <thead>, promoting its first row to the header', () => {
+      const html = '<table>\n  <tr>\n    <td>a</td>\n    <td>b</td>\n  </tr>\n  <tr><td>c</td><td>d</td></tr>\n</table>';
+      assert.equal(md(html), '| a | b |\n| --- | --- |\n| c | d |');
+      const thInBody = '<table><tbody><tr><th>k</th><th>v</th></tr><tr><td>x</td><td>1</td></tr></tbody></table>';
+      assert.equal(md(thInBody), '| k | v |\n| --- | --- |\n| x | 1 |');
+    });
+
+    it('ignores colspan and pads short rows to the widest row', () => {
+      const html = '<table><tr><th>a</th><th>b</th><th>c</th></tr><tr><td colspan="3">wide</td></tr><tr><td>1</td><td>2</td><td>3</td></tr></table>';
+      assert.equal(md(html), '| a | b | c |\n| --- | --- | --- |\n| wide |  |  |\n| 1 | 2 | 3 |');
+    });
+
+    it('keeps cell text on one line, puts a caption above, and drops empty tables', () => {
+      const html = '<table><caption>Prices</caption><tr><th>item</th></tr><tr><td><p>two</p><p>lines</p></td></tr></table><table></table><p>after</p>';
+      assert.equal(md(html), 'Prices\n\n| item |\n| --- |\n| two lines |\n\nafter');
+    });
+  });
+
+  describe('code', () => {
+    it('fences code that contains three backticks with a longer fence', () => {
+      const html = '<pre><code class="language-md">Use ```js fences.\n````\nand four too</code></pre>';
+      assert.equal(md(html), '`````md\nUse ```js fences.\n````\nand four too\n`````');
+    });
+
+    it('recognises <pre> and <code> separated by whitespace as one block', () => {
+      const html = '<pre>\n  <code class="language-py">print(1)\nprint(2)\n</code>\n</pre>';
+      assert.equal(md(html), '```py\nprint(1)\nprint(2)\n```');
+    });
+
+    it('keeps <br> line breaks in highlighted code and escapes nothing inside', () => {
+      const html = '<pre><span class="k">let</span> a_b = *p;<br><span>done</span></pre>';
+      assert.equal(md(html), '```\nlet a_b = *p;\ndone\n```');
+    });
+
+    it('keeps blank lines and trailing spaces inside code exactly', () => {
+      assert.equal(md('<p>one<br>two</p><pre><code>a\n\n\n\nb  </code></pre>'), 'one\ntwo\n\n```\na\n\n\n\nb  \n```');
+    });
+
+    it('uses a longer inline delimiter for inline code with backticks', () => {
+      assert.equal(md('<p>Run <code>a`b</code> now</p>'), 'Run ``a`b`` now');
+    });
+  });
+
+  it('writes ATX headings, strikethrough, compact lists and absolute links', () => {
+    const html = '<h1>Title</h1><h3>Sub</h3><p><del>old</del> <s>gone</s> <a href="../api/x.html#y">API</a> <a href="javascript:void(0)">js</a></p><ul><li>one</li><li>two</li></ul><ol start="3"><li>three</li></ol>';
+    assert.equal(md(html), '# Title\n\n### Sub\n\n~old~ ~gone~ [API](https://docs.example/api/x.html#y) js\n\n- one\n- two\n\n3. three');
+  });
+
+  it('resolves links against <base href>, keeps alt-text images and drops images and links without text', () => {
+    const html = '<html><head><base href="https://cdn.example/assets/"></head><body><p><img src="a.png" alt="Diagram"><img src="b.png"><a href="/x"></a><a href="y.html">Y</a></p></body></html>';
+    assert.equal(md(html), '![Diagram](https://cdn.example/assets/a.png)[Y](https://cdn.example/assets/y.html)');
+  });
+
+  it('drops script, style, noscript, template and hidden elements', () => {
+    const html = '<body><script>alert("x")</script><style>p{}</style><noscript>Enable JS</noscript><template><p>tpl</p></template><p hidden>h</p><div aria-hidden="true">icon</div><p>kept</p></body>';
+    assert.equal(md(html), 'kept');
+  });
+
+  describe('documents linkedom parses oddly', () => {
+    it('converts empty HTML to empty Markdown', () => {
+      assert.equal(md(''), '');
+      assert.equal(md('   \n'), '');
+      assert.equal(md('<!DOCTYPE html><html><head></head><body></body></html>'), '');
+    });
+
+    it('converts a fragment without <html> or <body>', () => {
+      assert.equal(md('<p>Hello <b>world</b></p><ul><li>a<li>b</ul>'), 'Hello **world**\n\n- a\n- b');
+      assert.equal(md('just text'), 'just text');
+    });
+
+    it('converts a <meta>-first document, taking its title', () => {
+      assert.equal(md('<meta charset="utf-8"><title>My Page</title><p>Hi there</p>'), '# My Page\n\nHi there');
+    });
+
+    it('converts a document whose <head> is never closed', () => {
+      assert.equal(md('<html><head><title>T</title><body><p>body text</p></body></html>'), '# T\n\nbody text');
+    });
+  });
+
+  describe('nesting guard', () => {
+    it('passes a 20,000-deep body through raw, in under 2 s', () => {
+      const html = `<html><body>${'<div>'.repeat(20_000)}deep${'</div>'.repeat(20_000)}</body></html>`;
+      const start = performance.now();
+      const result = htmlToMarkdown(html, whole);
+      assert.ok(performance.now() - start < 2000);
+      assert.equal(result.mode, 'raw-too-deep');
+      assert.equal(result.markdown, html);
+    });
+
+    it('is not fooled by comments that try to hide depth', () => {
+      const html = '<div><!-- </div> -->'.repeat(600) + 'x';
+      assert.equal(htmlToMarkdown(html, whole).mode, 'raw-too-deep');
+    });
+
+    it('converts 512 levels', () => {
+      assert.equal(md(`${'<div>'.repeat(510)}<p>ok</p>${'</div>'.repeat(510)}`), 'ok');
+    });
+  });
+
+  describe('main-content extraction', () => {
+    it('keeps the article and leaves out navigation, cookie banner, sidebar and footer', () => {
+      const { html } = articlePage(20_000, 7);
+      const extracted = htmlToMarkdown(html, { ...whole, extractMainContent: true });
+      const full = htmlToMarkdown(html, whole);
+      assert.equal(extracted.extracted, true);
+      assert.equal(full.extracted, false);
+      for (const boilerplate of ['Accept all cookies', 'Related stories', 'All rights reserved', '/section/3']) {
+        assert.ok(full.markdown.includes(boilerplate), `whole page lacks ${boilerplate}`);
+        assert.ok(!extracted.markdown.includes(boilerplate), `extraction kept ${boilerplate}`);
+      }
+      assert.match(extracted.markdown, /^# Measuring latency in distributed systems\n/);
+      assert.ok(extracted.markdown.includes('| Name | Count | Share |'));
+      assert.ok(extracted.markdown.length < full.markdown.length);
+    });
+
+    it('falls back to the whole body when extraction finds nothing', () => {
+      const html = '<html><body><p><img src="chart.png" alt="Latency chart"></p></body></html>';
+      const result = htmlToMarkdown(html, { ...whole, extractMainContent: true });
+      assert.equal(result.extracted, false);
+      assert.equal(result.markdown, '![Latency chart](https://docs.example/guide/chart.png)');
+    });
+
+    it('uses an extraction only when it keeps enough of the page', () => {
+      assert.equal(keepsEnoughText(0, 0), false);
+      assert.equal(keepsEnoughText(120, 200), true); // a short page: half of it is enough
+      assert.equal(keepsEnoughText(90, 200), false);
+      assert.equal(keepsEnoughText(600, 10_000), true);
+      assert.equal(keepsEnoughText(499, 10_000), false);
+      assert.equal(keepsEnoughText(900, 40_000), false); // under 5 %: a fragment of a listing page
+    });
+  });
+});
