@@ -47,7 +47,7 @@ async function search(args: WebSearchArgs, env: ToolEnv, workers: ConvertWorkerP
     ...(apiKey !== undefined ? { apiKey } : {}),
     deadline: budget.deadline,
     timeoutMs: config.searchTimeoutMs,
-    maxResults: config.searchMaxResults,
+    maxResults: Math.max(1, Math.floor(config.searchMaxResults)),
     ...(env.httpAgent ? { agents: env.httpAgent } : {}),
     log: env.log,
     workers,
