@@ -1,10 +1,18 @@
-// Bundles Scout. `node esbuild.mjs [--production] [--watch]`.
+// Bundles Scout. `node esbuild.mjs [--production] [--watch] [--outdir=DIR] [--metafile]`
+// (DIR defaults to dist; the benchmark builds a production copy elsewhere to measure it).
 // dist/extension.js  the VS Code extension (vscode is external; the web stack is not in it)
 // dist/cli.js        the command-line driver of the same core
+// dist/convertWorker.js  web_fetch's decode-and-convert worker: the only bundle holding linkedom, turndown,
+//                    readability and iconv-lite (the extension host loads it in a worker_threads Worker)
+// dist/workspaceSearchWorker.js  workspace_search's scan (synchronous file reads off the calling thread)
 import * as esbuild from 'esbuild';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const metafile = process.argv.includes('--metafile');
+const outdir = process.argv.find((a) => a.startsWith('--outdir='))?.slice('--outdir='.length) || 'dist';
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -17,15 +25,59 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   external: ['vscode'],
+  plugins: [zodEnglishOnly()],
 };
 
+/**
+ * turndown requires @mixmark-io/domino at load time to parse HTML strings; Scout only hands it linkedom nodes,
+ * so the worker bundle gets an empty module instead of a second DOM implementation.
+ * @type {import('esbuild').Plugin}
+ */
+const withoutDomino = {
+  name: 'without-domino',
+  setup(build) {
+    build.onResolve({ filter: /^@mixmark-io\/domino$/ }, () => ({ path: 'domino', namespace: 'without-domino' }));
+    build.onLoad({ filter: /.*/, namespace: 'without-domino' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+  },
+};
+
+/**
+ * zod's `locales` namespace (`z.locales`, `core.locales`) re-exports its error messages in ~50 languages,
+ * about 260 KB minified, half of extension.js; Scout's messages are English and zod itself configures `en`
+ * directly. The bundles get a locales index holding `en` alone (the benchmark checks extension.js's size).
+ * @returns {import('esbuild').Plugin}
+ */
+function zodEnglishOnly() {
+  return {
+    name: 'zod-english-only',
+    setup(build) {
+      build.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (args) =>
+        /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+          ? { path: path.resolve(args.resolveDir, path.dirname(args.path)), namespace: 'zod-english-only' }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({ contents: 'export { default as en } from "./en.js";', resolveDir: args.path, loader: 'js' }));
+    },
+  };
+}
+
 const builds = [
-  { ...common, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir: 'dist' },
-  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir },
+  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir, banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [...common.plugins, withoutDomino] },
+  { ...common, entryPoints: { workspaceSearchWorker: 'src/core/workspaceSearch/worker.ts' }, outdir },
 ];
+
+// media/codicons/  the codicon font and stylesheet for the results panel, copied from @vscode/codicons
+// (node_modules is not in the VSIX, and the webview may load only from media/). Generated, gitignored.
+mkdirSync('media/codicons', { recursive: true });
+for (const file of ['codicon.css', 'codicon.ttf']) copyFileSync(`node_modules/@vscode/codicons/dist/${file}`, `media/codicons/${file}`);
 
 if (watch) {
   for (const b of builds) await (await esbuild.context(b)).watch();
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile })));
+  // --metafile: <outdir>/<entry>.meta.json, esbuild's record of which inputs each bundle holds (the benchmark
+  // reads it to check extension.js for the web stack and to attribute its size).
+  if (metafile) results.forEach((r, i) => writeFileSync(`${outdir}/${Object.keys(builds[i].entryPoints)[0]}.meta.json`, JSON.stringify(r.metafile)));
 }

@@ -56,6 +56,27 @@ export interface WebSearchConfig {
   baseUrls: Partial<Record<WebSearchConfig['provider'], string>>;
 }
 
+/** The web search providers that need an API key. */
+export const KEYED_WEB_SEARCH_PROVIDERS = ['brave', 'tavily', 'exa'] as const;
+export type KeyedWebSearchProvider = (typeof KEYED_WEB_SEARCH_PROVIDERS)[number];
+
+/**
+ * The name under which a provider's API key is kept: the key of VS Code's `SecretStorage` (set by the
+ * *Scout: Set Web Search API Key* command) and the `name` a tool passes to `ToolEnv.getSecret`.
+ * For example `scout.webSearch.brave.apiKey`.
+ */
+export function webSearchSecretName(provider: KeyedWebSearchProvider): string {
+  return `scout.webSearch.${provider}.apiKey`;
+}
+
+/**
+ * The environment variable the CLI reads a provider's API key from (issue 5), e.g. `SCOUT_BRAVE_API_KEY`.
+ * Outside VS Code there is no `SecretStorage`; the CLI's `getSecret` maps {@link webSearchSecretName} to it.
+ */
+export function webSearchKeyEnvVar(provider: KeyedWebSearchProvider): string {
+  return `SCOUT_${provider.toUpperCase()}_API_KEY`;
+}
+
 export interface ScoutConfig {
   search: SearchConfig;
   workspaceSearch: WorkspaceSearchConfig;

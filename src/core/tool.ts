@@ -1,5 +1,6 @@
 import type { ScoutConfig } from './config';
 import type { WorkspaceFolderRef } from './workspace/folders';
+import type { HttpAgents } from './web/http/client';
 
 /** The five tool names; also the `name`s in `contributes.languageModelTools`. */
 export type ToolName = 'glob' | 'grep' | 'workspace_search' | 'web_search' | 'web_fetch';
@@ -39,6 +40,11 @@ export interface ToolEnv {
   readonly progress?: (message: string) => void;
   /** Reads an API key for a web search provider; keys never reach logs or results. */
   readonly getSecret?: (name: string) => Promise<string | undefined>;
+  /**
+   * Agents for web requests (web_fetch, web_search), per scheme. The VS Code layer passes the extension
+   * host's proxy-aware agents so `http.proxy` settings apply; absent means Node's global agents.
+   */
+  readonly httpAgent?: HttpAgents;
 }
 
 /** Counts shown on a result card; each field only where it applies to the tool. */

@@ -34,12 +34,17 @@ export async function executeTool(
   cancel.token.onCancellationRequested(() => abort.abort());
   if (token?.isCancellationRequested) cancel.cancel();
   const run = svc.runs.start(name, input, source, cancel);
+  // Progress goes to the caller (withProgress) and to the run's card.
+  const report = (message: string): void => {
+    svc.runs.progress(run.id, message);
+    progress?.(message);
+  };
   try {
     const tool = findTool(name);
     if (!tool) throw new ToolError('INVALID_ARGUMENT', `Scout has no tool named "${name}".`);
     const config = svc.readConfig();
     const args = tool.parse(input, config);
-    const env = await svc.toolEnv(name, config, abort.signal, progress);
+    const env = await svc.toolEnv(name, config, abort.signal, report);
     const output = await tool.run(args, env);
     svc.runs.finish(run.id, { status: 'done', summary: output.summary, value: output.value, text: output.text, spillUri: output.spill?.uri });
     return { run, text: output.text, output };

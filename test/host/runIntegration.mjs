@@ -1,0 +1,207 @@
+// `npm run test:integration`: Scout's integration tests in a real VS Code (code-server 4.139.1 = VS Code
+// 1.139.1) driven through Debian Chromium.
+//
+// 1. installs/caches the editor host (install.sh), packs Scout (`npm run package` → scout.vsix) and installs
+//    the VSIX into a fresh extensions folder, next to the test extension (test/integration/);
+// 2. makes a fixture workspace whose .vscode/settings.json tries to reconfigure Scout (a hostile rg path and
+//    allowPathsOutsideWorkspace), and starts code-server on it in its own process group;
+// 3. opens the workbench in Chromium: the test extension runs suite/*.test.ts inside the extension host
+//    and writes its report, which is printed here with mocha's spec output;
+// 4. runs the browser-side UI tests (ui/*.ui.mjs, see test/host/uiHost.mjs) against the same page;
+// 5. opens a multi-root workspace (folders "api" and "web"), where suite/multiRoot/*.test.ts run, and a
+//    window with no folder, where suite/emptyWindow/*.test.ts run.
+// The code-server process group is always killed. SCOUT_TEST_TIMEOUT_MS (default 900000) bounds the run.
+// SCOUT_KEEP_HOST=1 keeps the temporary folder (logs, fixture) for a look after a failure.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { packTestExtension, suiteFiles, testExtensionRoot } from '../integration/build.mjs';
+import { ensureHost, freePort, installVsix, launchChromium, packScout, repoRoot, startCodeServer, workbenchUrl, writeUserSettings } from './editorHost.mjs';
+import { setUiHost } from './uiHost.mjs';
+
+const started = Date.now();
+const timeoutMs = Number(process.env.SCOUT_TEST_TIMEOUT_MS ?? 900_000);
+/** ms one window's in-host suites may take before the run fails. */
+const WINDOW_TIMEOUT_MS = 300_000;
+/** Issue 2: the VSIX stays under 1 MB. */
+const MAX_VSIX_BYTES = 1_000_000;
+/** code-server 4.139.1 ships VS Code 1.139.1; the suites must have run in it. */
+const EXPECTED_VSCODE = '1.139.';
+/** How the report of each window kind (see test/integration/report.ts) is headed. */
+const WINDOW_TITLES = { folder: 'fixture folder open', multiRoot: 'multi-root workspace', emptyWindow: 'no folder open' };
+let phase = 'starting';
+
+const hardStop = setTimeout(() => {
+  console.error(`\nintegration: TIMED OUT after ${timeoutMs / 1000} s while ${phase}. Killing the editor host.`);
+  process.exit(1); // the exit hook of editorHost.mjs kills the code-server process group
+}, timeoutMs);
+hardStop.unref();
+
+const say = (line) => console.log(`integration: ${line}`);
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+const tmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'scout-integration-')));
+let server;
+let browser;
+let failed = true;
+const pageErrors = [];
+try {
+  phase = 'installing the editor host';
+  const host = await ensureHost();
+
+  phase = 'packing and installing Scout and the test extension';
+  const extensionsDir = path.join(tmp, 'extensions');
+  const userDataDir = path.join(tmp, 'user-data');
+  const vsixFiles = await Promise.all([packScout(), packTestExtension(path.join(tmp, 'scout-integration-tests.vsix'))]);
+  const vsixBytes = statSync(vsixFiles[0]).size;
+  say(`scout.vsix is ${(vsixBytes / 1024).toFixed(0)} KiB`);
+  if (vsixBytes >= MAX_VSIX_BYTES) throw new Error(`scout.vsix is ${vsixBytes} bytes, over the 1 MB limit: check .vscodeignore with npx vsce ls`);
+  await installVsix(host, extensionsDir, userDataDir, vsixFiles);
+  writeUserSettings(userDataDir);
+
+  phase = 'making the fixture workspace';
+  const workspace = makeWorkspace(tmp);
+  const results = path.join(tmp, 'results');
+  mkdirSync(results);
+
+  phase = 'starting code-server';
+  server = await startCodeServer({
+    host,
+    port: await freePort(),
+    extensionsDir,
+    userDataDir,
+    folder: workspace,
+    env: { SCOUT_TEST_RESULTS: results, SCOUT_TEST_COLORS: process.stdout.isTTY ? '1' : '0' },
+  });
+  browser = await launchChromium();
+  const page = await browser.newPage();
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  say(`code-server ${server.url} (pid ${server.pid}), workspace ${workspace}`);
+
+  const reports = [];
+  phase = 'running the in-host suites with a folder open';
+  await page.goto(workbenchUrl(server.url, workspace));
+  reports.push(await waitForReport(results, 'folder', server));
+
+  let uiFailures = 0;
+  let uiPasses = 0;
+  const uiFiles = readdirSync(path.join(testExtensionRoot, 'ui')).filter((f) => f.endsWith('.ui.mjs')).sort();
+  if (uiFiles.length) {
+    phase = 'running the UI tests';
+    setUiHost({ page, baseUrl: server.url, folder: workspace, workbenchUrl: (folder) => workbenchUrl(server.url, folder) });
+    ({ passes: uiPasses, failures: uiFailures } = await runUiTests(uiFiles.map((f) => path.join(testExtensionRoot, 'ui', f)), page));
+  }
+
+  const more = [
+    ['multiRoot', 'in a multi-root workspace', makeMultiRootWorkspace(tmp)],
+    ['emptyWindow', 'with no folder open', undefined],
+  ];
+  for (const [window, where, target] of more) {
+    if (!suiteFiles()[window].length) continue;
+    phase = `running the in-host suites ${where}`;
+    const another = await browser.newPage();
+    another.on('pageerror', (e) => pageErrors.push(String(e)));
+    await another.goto(workbenchUrl(server.url, target));
+    reports.push(await waitForReport(results, window, server));
+    await another.close();
+  }
+
+  const passes = reports.reduce((n, r) => n + r.passes, uiPasses);
+  const failures = reports.reduce((n, r) => n + r.failures, uiFailures);
+  const pending = reports.reduce((n, r) => n + r.pending, 0);
+  console.log('');
+  say(`${passes} passing, ${failures} failing${pending ? `, ${pending} pending` : ''} in VS Code ${reports[0].vscodeVersion} (${seconds(Date.now() - started)} in all)`);
+  console.log(`${passes} passed, ${failures} failed${pending ? `, ${pending} skipped` : ''}`);
+  const versions = [...new Set(reports.map((r) => r.vscodeVersion))];
+  if (versions.some((v) => !v.startsWith(EXPECTED_VSCODE))) throw new Error(`the editor host runs VS Code ${versions.join(', ')}, not ${EXPECTED_VSCODE}x`);
+  failed = failures > 0 || passes === 0;
+} catch (e) {
+  console.error(`\nintegration: FAILED while ${phase}: ${e instanceof Error ? e.message : String(e)}`);
+  if (server) console.error(`--- code-server output (tail) ---\n${server.output().slice(-4000)}`);
+} finally {
+  if (failed && pageErrors.length) console.error(`--- errors in the workbench page ---\n${pageErrors.slice(-20).join('\n')}`);
+  await browser?.close().catch(() => {});
+  await server?.stop();
+  if (failed || process.env.SCOUT_KEEP_HOST === '1') console.error(`integration: kept ${tmp} (extension host logs under user-data/logs)`);
+  else rmSync(tmp, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
+
+/**
+ * The fixture workspace: an empty folder (the suites write the files they need) whose .vscode/settings.json
+ * sets Scout's machine-scoped settings as a hostile repository would: `scout.ripgrepPath` to a script
+ * outside the folder that leaves a marker file if it ever runs, and allowPathsOutsideWorkspace on.
+ */
+function makeWorkspace(root) {
+  const workspace = path.join(root, 'workspace');
+  const hostile = path.join(root, 'hostile');
+  mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  mkdirSync(hostile);
+  const rg = path.join(hostile, 'rg');
+  writeFileSync(rg, `#!/bin/sh\ntouch "${path.join(hostile, 'ran')}"\nexit 2\n`);
+  chmodSync(rg, 0o755);
+  const settings = { 'scout.ripgrepPath': rg, 'scout.search.allowPathsOutsideWorkspace': true };
+  writeFileSync(path.join(workspace, '.vscode', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
+  return workspace;
+}
+
+/** A multi-root workspace: folders `api` and `web` (empty; the suites write their files) in a .code-workspace. */
+function makeMultiRootWorkspace(root) {
+  const dir = path.join(root, 'multi');
+  for (const name of ['api', 'web']) mkdirSync(path.join(dir, name), { recursive: true });
+  const file = path.join(dir, 'scout.code-workspace');
+  writeFileSync(file, `${JSON.stringify({ folders: [{ path: 'api' }, { path: 'web' }] }, null, 2)}\n`);
+  return file;
+}
+
+/** Waits for the test extension's report of `window`, prints it, and returns it. */
+async function waitForReport(dir, window, server) {
+  const file = path.join(dir, `${window}.json`);
+  const deadline = Date.now() + WINDOW_TIMEOUT_MS;
+  while (!existsSync(file)) {
+    if (Date.now() > deadline) {
+      throw new Error(`no test report from the ${window} window within ${WINDOW_TIMEOUT_MS / 1000} s: the test extension did not run or did not finish (see the extension host log)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (!liveProcess(server.pid)) throw new Error('code-server exited during the tests');
+  }
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  console.log(`\n── in-host suites, ${WINDOW_TITLES[window]} — VS Code ${report.vscodeVersion} (appRoot ${report.appRoot}) ──`);
+  if (report.crash) {
+    console.log(`the suite could not run:\n${report.crash}`);
+    return report;
+  }
+  console.log(report.spec);
+  return report;
+}
+
+/**
+ * Runs the browser-side UI test files with mocha in this process; they reach the page through uiHost.mjs.
+ * A failure leaves a screenshot of the page in test-results/ui-failures/. SCOUT_UI_GREP filters tests by title.
+ */
+async function runUiTests(files, page) {
+  const { default: Mocha } = await import('mocha');
+  const mocha = new Mocha({ reporter: 'spec', timeout: 60_000, color: process.stdout.isTTY, ...(process.env.SCOUT_UI_GREP ? { grep: process.env.SCOUT_UI_GREP } : {}) });
+  for (const f of files) mocha.addFile(f);
+  await mocha.loadFilesAsync();
+  console.log('\n── UI tests (Chromium driving the workbench) ──');
+  const shots = [];
+  const stats = await new Promise((resolve) => {
+    const runner = mocha.run(() => resolve(runner.stats));
+    runner.on('fail', (test) => {
+      const file = path.join(repoRoot, 'test-results', 'ui-failures', `${test.fullTitle().replace(/[^\w.-]+/g, '_').slice(0, 120)}.png`);
+      shots.push(page.screenshot({ path: file }).then(() => file, () => undefined));
+    });
+  });
+  for (const file of await Promise.all(shots)) if (file) console.log(`integration: screenshot of a failed UI test: ${path.relative(repoRoot, file)}`);
+  return { passes: stats?.passes ?? 0, failures: stats?.failures ?? 0 };
+}
+
+function liveProcess(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,68 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { format } from 'node:util';
+import Mocha from 'mocha';
+import { SUITES } from 'scout:suites';
+import * as vscode from 'vscode';
+import type { SuiteReport, WindowKind } from './report';
+
+/**
+ * The integration-test extension. When the extension host's environment has `SCOUT_TEST_RESULTS` (set by
+ * test/host/runIntegration.mjs on the code-server it starts), it runs the mocha suites for this window
+ * inside the real extension host and writes a {@link SuiteReport} to `<SCOUT_TEST_RESULTS>/<window>.json`.
+ * Without that variable it does nothing.
+ */
+export function activate(): void {
+  const dir = process.env.SCOUT_TEST_RESULTS;
+  if (!dir) return;
+  const folders = vscode.workspace.workspaceFolders?.length ?? 0;
+  const window: WindowKind = folders > 1 ? 'multiRoot' : folders === 1 ? 'folder' : 'emptyWindow';
+  void runSuites(window)
+    .catch((e: unknown): SuiteReport => ({ ...emptyReport(window), failures: 1, crash: e instanceof Error ? (e.stack ?? e.message) : String(e) }))
+    .then((report) => {
+      const file = path.join(dir, `${window}.json`);
+      fs.writeFileSync(`${file}.partial`, JSON.stringify(report, null, 2));
+      fs.renameSync(`${file}.partial`, file);
+    });
+}
+
+function emptyReport(window: WindowKind): SuiteReport {
+  return { window, vscodeVersion: vscode.version, appRoot: vscode.env.appRoot, passes: 0, failures: 0, pending: 0, durationMs: 0, tests: [], spec: '' };
+}
+
+/** Runs every suite file of `window` with mocha's spec reporter, capturing what it prints. */
+async function runSuites(window: WindowKind): Promise<SuiteReport> {
+  const lines: string[] = [];
+  const Base = Mocha.reporters.Base;
+  const print = Base.consoleLog;
+  Base.consoleLog = (...args: unknown[]) => void lines.push(format(...args));
+  const mocha = new Mocha({ ui: 'bdd', reporter: 'spec', timeout: 60_000, color: process.env.SCOUT_TEST_COLORS === '1' });
+  for (const entry of SUITES[window]) {
+    mocha.suite.emit('pre-require', globalThis, entry.file, mocha);
+    entry.load();
+    mocha.suite.emit('require', undefined, entry.file, mocha);
+    mocha.suite.emit('post-require', globalThis, entry.file, mocha);
+  }
+  const tests: SuiteReport['tests'][number][] = [];
+  const started = Date.now();
+  try {
+    await new Promise<void>((resolve) => {
+      const runner = mocha.run(() => resolve());
+      runner.on('pass', (t) => tests.push({ fullTitle: t.fullTitle(), state: 'passed', durationMs: t.duration }));
+      runner.on('fail', (t, err: Error) => tests.push({ fullTitle: t.fullTitle(), state: 'failed', durationMs: t.duration, error: err.stack ?? err.message }));
+      runner.on('pending', (t) => tests.push({ fullTitle: t.fullTitle(), state: 'pending' }));
+    });
+  } finally {
+    Base.consoleLog = print;
+  }
+  const countOf = (state: string) => tests.filter((t) => t.state === state).length;
+  return {
+    ...emptyReport(window),
+    passes: countOf('passed'),
+    failures: countOf('failed'),
+    pending: countOf('pending'),
+    durationMs: Date.now() - started,
+    tests,
+    spec: lines.join('\n'),
+  };
+}

@@ -1,0 +1,408 @@
+// The Scout Results panel and the Scout commands, driven through the real workbench the way a person does:
+// the Command Palette (F1), the input boxes, clicks and keys in the panel's webview. Editor state is read
+// from the UI (the active tab and the status bar's selection item). Screenshots of the panel go to
+// test-results/screenshots/.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { repoRoot } from '../../host/editorHost.mjs';
+import { uiHost } from '../../host/uiHost.mjs';
+
+const SCREENSHOTS = path.join(repoRoot, 'test-results', 'screenshots');
+
+/** Files this suite writes into the workspace (under ui-panel/), and what the tests expect of them. */
+const FILES = {
+  'ui-panel/alpha.ts': 'export const first = 1;\n// marker one\nfunction go() {\n  return "marker two";\n}\n',
+  'ui-panel/beta.md': '# Beta\n\nno match here\n  indented marker three\n',
+};
+/** A regex without a literal rg could prefilter on; rg's lazy DFA gives up on it, so the big file takes seconds. */
+const SLOW_PATTERN = '(\\w{1,50}\\s){20}\\d';
+const SLOW_FILE = 'ui-panel-slow/words.txt';
+/** Bytes of the slow file: ~0.7 s per 40 MB on this machine for SLOW_PATTERN, single-threaded on one file. */
+const SLOW_BYTES = 400_000_000;
+/** Files a glob lists in the over-cap test: more than scout.search.globMaxResults (100). */
+const MANY = 150;
+
+describe('Scout Results panel and commands', function () {
+  this.timeout(120_000);
+  /** @type {import('playwright-core').Page} */
+  let page;
+  let workspace;
+  /** A loopback page server (127.0.0.1 only) whose page carries script that must never run. */
+  let server;
+  const requests = [];
+
+  before(async () => {
+    ({ page, folder: workspace } = uiHost());
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    for (const [rel, content] of Object.entries(FILES)) write(rel, content);
+    server = http.createServer((req, res) => {
+      requests.push(req.url);
+      if (req.url === '/page') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(hostilePage(`http://127.0.0.1:${server.address().port}`));
+      } else {
+        res.writeHead(404).end();
+      }
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await closeEditors();
+    await runCommand('Scout: Show Results');
+  });
+
+  after(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+    rmSync(path.join(workspace, 'ui-panel'), { recursive: true, force: true });
+    rmSync(path.join(workspace, 'ui-panel-slow'), { recursive: true, force: true });
+  });
+
+  it('has a card for each call the in-host suites made as an agent, and Clear Results empties the panel', async () => {
+    // test/integration/suite/*.test.ts ran before this file and called the tools through vscode.lm.invokeTool.
+    const agentCards = panel().locator('article.card', { has: page.locator('.origin-agent') });
+    await agentCards.first().waitFor();
+    assert.ok((await agentCards.count()) > 0);
+    assert.match(await agentCards.first().locator('.tool').innerText(), /^(glob|grep|workspace_search|web_search|web_fetch)$/);
+    await runCommand('Scout: Clear Results');
+    await panel().locator('#empty').waitFor({ state: 'visible' });
+    assert.equal(await panel().locator('article.card').count(), 0);
+  });
+
+  it('runs Search Text (grep) from the Command Palette and shows a card with the right counts', async () => {
+    const cards = await cardCount();
+    await runCommand('Scout: Search Text (grep)…');
+    await answer('Search Text (grep) (1/2)', 'marker');
+    await answer('Search Text (grep) (2/2)', 'ui-panel/**');
+    const card = await newCard(cards);
+    await card.locator('.card-meta', { hasText: 'Done' }).waitFor();
+    assert.equal(await card.locator('.tool').innerText(), 'grep');
+    assert.deepEqual(await card.locator('.count').allInnerTexts(), ['3 matches', '2 files']);
+    assert.deepEqual(await card.locator('.file-row .path').allInnerTexts(), ['ui-panel/alpha.ts', 'ui-panel/beta.md']);
+    assert.deepEqual(await card.locator('.line-row .line-no').allInnerTexts(), ['2', '4', '4']);
+    assert.deepEqual(await card.locator('.line-row mark').allInnerTexts(), ['marker', 'marker', 'marker']);
+    assert.match(await card.getAttribute('aria-label'), /^grep pattern marker, include ui-panel\/\*\*\. Done\. 3 matches, 2 files$/);
+  });
+
+  it('validates the input as you type with the tool’s own rules', async () => {
+    await runCommand('Scout: Search Text (grep)…');
+    await answer('Search Text (grep) (1/2)', 'x');
+    await quickInputTitle('Search Text (grep) (2/2)').waitFor();
+    await page.keyboard.type('a,b');
+    const message = page.locator('.quick-input-widget .quick-input-message');
+    await message.filter({ hasText: /comma/i }).waitFor();
+    await page.keyboard.press('Enter');
+    // Still open: an invalid value cannot be accepted.
+    await quickInputTitle('Search Text (grep) (2/2)').waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+  });
+
+  it('opens a clicked result line in an editor with the match selected', async () => {
+    const card = cardNumber(0);
+    await card.locator('.line-row', { hasText: 'return' }).click();
+    await activeTab('alpha.ts');
+    // Line 4 is `  return "marker two";`: "marker" starts at column 11 and the cursor ends after it.
+    await selectionStatus('Ln 4, Col 17 (6 selected)');
+
+    await card.locator('.line-row', { hasText: 'indented' }).click();
+    await activeTab('beta.md');
+    await selectionStatus('Ln 4, Col 18 (6 selected)');
+  });
+
+  it('moves between cards and rows with the arrow keys and opens a row with Enter', async () => {
+    const card = cardNumber(0);
+    await card.focus();
+    await page.waitForTimeout(300);
+    await page.keyboard.press('ArrowDown'); // ui-panel/alpha.ts
+    await page.keyboard.press('ArrowDown'); // line 2
+    const focused = panel().locator(':focus');
+    assert.equal(await focused.getAttribute('aria-label'), 'Open ui-panel/alpha.ts at line 2: // marker one');
+    await page.waitForTimeout(300);
+    await page.keyboard.press('Enter');
+    await activeTab('alpha.ts');
+    await selectionStatus('Ln 2, Col 10 (6 selected)');
+  });
+
+  it('fetches a loopback page that carries script, and no script of it runs anywhere', async () => {
+    const cards = await cardCount();
+    await runCommand('Scout: Fetch URL…');
+    await answer('Fetch URL', `http://127.0.0.1:${server.address().port}/page`);
+    const card = await newCard(cards);
+    await card.locator('.card-meta', { hasText: 'Done' }).waitFor();
+    assert.equal(await card.locator('.tool').innerText(), 'web_fetch');
+    const facts = await card.locator('.facts').innerText();
+    assert.match(facts, /HTTP 200/);
+    assert.match(facts, /text\/html/);
+    const excerpt = card.locator('pre.excerpt');
+    // The Markdown's code block holds the page's script text, shown as text.
+    assert.match(await excerpt.innerText(), /<script>document\.title = "pwned"; fetch\('http:\/\/127\.0\.0\.1:\d+\/marker-script'\)<\/script>/);
+    assert.match(await excerpt.innerText(), /<img src="http:\/\/127\.0\.0\.1:\d+\/marker-img"/);
+    assert.equal(await card.locator('script, img, iframe, object, embed').count(), 0);
+    // Only the panel's own script and the one VS Code injects exist in the webview; no image was created.
+    assert.equal(await panel().locator('script[src$="/media/panel.js"]').count(), 1);
+    assert.equal(await panel().locator('script', { hasText: /pwned|marker/ }).count(), 0);
+    assert.equal(await panel().locator('img').count(), 0);
+    assert.notEqual(await panel().locator('html').evaluate(() => document.title), 'pwned');
+    assert.notEqual(await page.title(), 'pwned');
+    await page.waitForTimeout(500);
+    // The extension fetched the page once; nothing ever asked for the markers.
+    assert.deepEqual(requests, ['/page']);
+  });
+
+  it('cancels a slow search from its card', async () => {
+    writeSlowFile();
+    const cards = await cardCount();
+    await runCommand('Scout: Search Text (grep)…');
+    await answer('Search Text (grep) (1/2)', SLOW_PATTERN);
+    await answer('Search Text (grep) (2/2)', `${path.dirname(SLOW_FILE)}/**`);
+    const card = await newCard(cards);
+    await card.locator('.card-meta', { hasText: 'Running' }).waitFor();
+    assert.ok(rgProcesses().length > 0, 'rg is running the slow search');
+    const clicked = Date.now();
+    await card.getByRole('button', { name: /^Cancel/ }).click();
+    await card.locator('.card-meta', { hasText: 'Cancelled' }).waitFor({ timeout: 10_000 });
+    const cancelledAfter = Date.now() - clicked;
+    assert.match(await card.locator('.error-code').innerText(), /ABORTED/);
+    assert.ok(cancelledAfter < 5_000, `the card showed Cancelled ${cancelledAfter} ms after the click`);
+    await waitUntil(() => rgProcesses().length === 0, 5_000, 'the slow rg to exit');
+    rmSync(path.join(workspace, path.dirname(SLOW_FILE)), { recursive: true, force: true });
+  });
+
+  it('runs Find Files (glob) and Search Workspace (literal), and shows every kind of card in a dark and a light theme', async () => {
+    let cards = await cardCount();
+    await runCommand('Scout: Find Files (glob)…');
+    await answer('Find Files (glob)', 'ui-panel/*');
+    const glob = await newCard(cards);
+    await glob.locator('.card-meta', { hasText: '2 files' }).waitFor();
+    assert.deepEqual((await glob.locator('.file-row .path').allInnerTexts()).sort(), ['ui-panel/alpha.ts', 'ui-panel/beta.md']);
+    cards = await cardCount();
+    await runCommand('Scout: Search Workspace (literal)…');
+    await answer('Search Workspace (literal) (1/2)', 'Marker');
+    await answer('Search Workspace (literal) (2/2)', 'ui-panel');
+    const literal = await newCard(cards);
+    await literal.locator('.card-meta', { hasText: 'Done' }).waitFor();
+    assert.equal(await literal.locator('.tool').innerText(), 'workspace_search');
+    assert.deepEqual(await literal.locator('.line-row mark').allInnerTexts(), ['marker', 'marker', 'marker']);
+    // web_search: added when that tool lands (issue 5); its card would join the screenshots here.
+
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await runCommand('View: Toggle Maximized Panel');
+    for (const theme of ['Dark Modern', 'Light Modern']) {
+      await setColorTheme(theme);
+      await page.mouse.move(0, 0);
+      await page.waitForTimeout(500);
+      const file = path.join(SCREENSHOTS, `results-panel-${theme.split(' ')[0].toLowerCase()}.png`);
+      await page.locator('.part.panel').screenshot({ path: file });
+    }
+    await setColorTheme('Dark Modern');
+    await runCommand('View: Toggle Maximized Panel');
+  });
+
+  it('opens the complete result of an over-cap call from its card', async () => {
+    for (let i = 0; i < MANY; i++) write(`ui-panel/many/f${String(i).padStart(3, '0')}.txt`, 'x\n');
+    const cards = await cardCount();
+    await runCommand('Scout: Find Files (glob)…');
+    await answer('Find Files (glob)', 'ui-panel/many/*');
+    const card = await newCard(cards);
+    await card.locator('.card-meta', { hasText: `${MANY} files` }).waitFor();
+    await card.locator('.flag', { hasText: 'truncated' }).waitFor();
+    await card.locator('.more', { hasText: `${MANY - 60} more files not shown` }).waitFor();
+    await card.locator('.card-actions').getByRole('button', { name: /^Open full result/ }).click();
+    await activeTab('Untitled');
+    // The spill document holds every path, a blank line and the workdir note.
+    await page.keyboard.press('Control+End');
+    await selectionStatus(`Ln ${MANY + 2},`);
+  });
+
+  it('reruns a call from its card as the user’s own call', async () => {
+    const before = await panel().locator('article.card').count();
+    const grep = panel().locator('article.card', { has: page.locator('.arg-value', { hasText: /^marker$/ }) }).first();
+    await grep.getByRole('button', { name: /^Rerun/ }).click();
+    await panel().locator('article.card').nth(before).waitFor();
+    const rerun = cardNumber(0);
+    await rerun.locator('.card-meta', { hasText: '3 matches' }).waitFor();
+    assert.deepEqual(await rerun.locator('.arg').allInnerTexts(), await grep.locator('.arg').allInnerTexts());
+    assert.equal(await rerun.locator('.origin').innerText(), 'you');
+    // A call with no spill document opens a new untitled document holding the text the model saw.
+    await rerun.getByRole('button', { name: /^Open full result/ }).click();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'marker two' }).first().waitFor();
+  });
+
+  it('stores a web search API key from a password box, and removes it with an empty one', async () => {
+    await runCommand('Scout: Set Web Search API Key');
+    await page.locator('.quick-input-widget input[placeholder^="Which web search provider"]').waitFor();
+    await pickRow('Brave Search');
+    await quickInputTitle('Scout: Brave Search API key').waitFor();
+    assert.equal(await page.locator('.quick-input-widget input').getAttribute('type'), 'password');
+    await page.keyboard.type('test-key-123');
+    await page.keyboard.press('Enter');
+    await notification('the Brave Search API key was saved');
+    await runCommand('Scout: Set Web Search API Key');
+    await page.locator('.quick-input-widget input[placeholder^="Which web search provider"]').waitFor();
+    await pickRow('Brave Search');
+    await quickInputTitle('Scout: Brave Search API key').waitFor();
+    await page.keyboard.press('Enter');
+    await notification('the Brave Search API key was removed');
+  });
+
+  // ---- helpers ------------------------------------------------------------------------------------
+
+  function write(rel, content) {
+    const file = path.join(workspace, rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
+
+  function writeSlowFile() {
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'theta', 'kappa', 'lambda', 'sigma'];
+    const line = Array.from({ length: 2000 }, (_, i) => words[(i * 7) % 10] + (i % 13 === 0 ? '\n' : ' ')).join('');
+    const chunk = Buffer.from(line.repeat(Math.ceil(4_000_000 / line.length)));
+    const file = path.join(workspace, SLOW_FILE);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, Buffer.alloc(0));
+    for (let written = 0; written < SLOW_BYTES; written += chunk.length) writeFileSync(file, chunk, { flag: 'a' });
+  }
+
+  /** rg processes searching this suite's slow folder (from /proc). */
+  function rgProcesses() {
+    const found = [];
+    for (const pid of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        if (path.basename(argv[0]) === 'rg' && argv.includes(`--regexp=${SLOW_PATTERN}`)) found.push(Number(pid));
+      } catch {
+        // exited while being read
+      }
+    }
+    return found;
+  }
+
+  /** The panel's webview document (the inner frame of Scout's webview view). */
+  function panel() {
+    return page.frameLocator('iframe.webview[src*="extensionId=scout-dev.scout"]').frameLocator('iframe#active-frame');
+  }
+
+  function cardNumber(i) {
+    return panel().locator('article.card').nth(i);
+  }
+
+  async function cardCount() {
+    return panel().locator('article.card').count();
+  }
+
+  /** The newest card, once the panel holds more than `before` cards. */
+  async function newCard(before) {
+    await panel().locator('article.card').nth(before).waitFor();
+    return cardNumber(0);
+  }
+
+  function quickInputTitle(text) {
+    return page.locator('.quick-input-widget .quick-input-title', { hasText: text });
+  }
+
+  /** Runs a command from the Command Palette: types its title and clicks the entry with exactly that label. */
+  async function runCommand(title) {
+    await openPalette();
+    await page.keyboard.type(title);
+    await pickRow(title);
+  }
+
+  /**
+   * Opens the Command Palette with F1 and waits until it has the keyboard. The workbench can take focus
+   * back right after (a view restoring its focus closes the palette), so it tries again a few times.
+   */
+  async function openPalette() {
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('F1');
+      const focused = await page
+        .waitForFunction(() => document.activeElement?.matches('.quick-input-widget input') && document.activeElement.checkVisibility(), null, { timeout: 2_000 })
+        .then(() => true, () => false);
+      if (focused) {
+        await page.waitForTimeout(100);
+        if (await page.locator('.quick-input-widget input:focus').isVisible()) return;
+      }
+      if (attempt === 3) assert.fail('the Command Palette did not take the keyboard');
+      await page.keyboard.press('Escape');
+    }
+  }
+
+  /**
+   * Accepts the quick-pick row whose label is exactly `label`, once the list has filtered down to the
+   * typed text (the row is the first one): Enter when it is focused, a click otherwise.
+   */
+  async function pickRow(label) {
+    const exact = page.locator('.label-name', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) });
+    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    const row = rows.filter({ has: exact }).first();
+    await row.waitFor();
+    await page.waitForTimeout(200); // let the list settle after the last keystroke
+    if (await row.evaluate((el) => el.classList.contains('focused'))) await page.keyboard.press('Enter');
+    else await row.click();
+  }
+
+  /** Types `text` into the input box titled `Scout: <title>` and accepts it. */
+  async function answer(title, text) {
+    await quickInputTitle(`Scout: ${title}`).waitFor();
+    if (text) await page.keyboard.type(text);
+    await page.waitForTimeout(150);
+    await page.keyboard.press('Enter');
+  }
+
+  /** Picks a colour theme with Preferences: Color Theme and waits until the workbench and the panel use it. */
+  async function setColorTheme(theme) {
+    await runCommand('Preferences: Color Theme');
+    await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor();
+    await page.keyboard.type(theme);
+    await pickRow(theme);
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    const kind = /dark/i.test(theme) ? 'dark' : 'light';
+    const workbench = page.locator(`.monaco-workbench.${kind === 'dark' ? 'vs-dark' : 'vs'}`);
+    await workbench.waitFor();
+    await panel().locator(`body.vscode-${kind}`).waitFor();
+    await page.waitForTimeout(500);
+    assert.equal(await workbench.count(), 1, `the ${theme} theme stayed on`);
+  }
+
+  async function closeEditors() {
+    await runCommand('View: Close All Editors');
+  }
+
+  /** Waits for a notification toast containing `text`, then closes it. */
+  async function notification(text) {
+    const toast = page.locator('.notification-toast', { hasText: text });
+    await toast.waitFor();
+    await toast.hover();
+    await toast.locator('.codicon-notifications-clear').click();
+    await toast.waitFor({ state: 'hidden' });
+  }
+
+  async function activeTab(name) {
+    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
+  }
+
+  async function selectionStatus(text) {
+    await page.locator('#status\\.editor\\.selection', { hasText: text }).waitFor({ timeout: 10_000 });
+  }
+
+  async function waitUntil(probe, timeoutMs, what) {
+    const deadline = Date.now() + timeoutMs;
+    while (!probe()) {
+      if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+});
+
+/**
+ * A page whose own script would change the title and call back to the server if it ever ran, and whose
+ * visible text (a code block) shows script and an image tag that would do the same if the panel ever
+ * treated result text as HTML.
+ */
+function hostilePage(origin) {
+  const shown = `<script>document.title = "pwned"; fetch('${origin}/marker-script')</script>\n<img src="${origin}/marker-img" onerror="document.title='pwned'">`;
+  const escaped = shown.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return `<!DOCTYPE html><html><head><title>Hostile</title><script>document.title = "pwned"; fetch('${origin}/marker-head')</script></head>
+<body><main><h1>A page with script</h1><p>The code below must stay text in the Scout panel.</p><pre><code>${escaped}</code></pre>
+<script>fetch('${origin}/marker-body')</script></main></body></html>`;
+}
