@@ -41,8 +41,9 @@ export interface ToolEnv {
   /** Reads an API key for a web search provider; keys never reach logs or results. */
   readonly getSecret?: (name: string) => Promise<string | undefined>;
   /**
-   * Agents for web requests (web_fetch, web_search), per scheme. The VS Code layer passes the extension
-   * host's proxy-aware agents so `http.proxy` settings apply; absent means Node's global agents.
+   * Agents for web requests (web_fetch, web_search), per scheme; absent means Node's global agents. The VS
+   * Code layer passes none: the extension host applies the user's proxy settings to every request anyway
+   * (see `HttpAgents`).
    */
   readonly httpAgent?: HttpAgents;
 }

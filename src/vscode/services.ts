@@ -75,7 +75,9 @@ export function registerServices(context: vscode.ExtensionContext): void {
       },
       spill: spills.writer,
       ...(progress ? { progress } : {}),
+      // API keys of the web search providers, stored by the command Scout: Set Web Search API Key.
       getSecret: async (name: string) => context.secrets.get(name),
+      // No httpAgent: VS Code's proxy support already applies http.proxy to every request (see HttpAgents).
     }),
   };
   setServices(value, context);

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { ScoutConfig } from '../core/config';
 import { TOOLS } from '../core/registry';
 import type { ToolName } from '../core/tool';
+import { fetchConfirmation } from '../core/web/confirmation';
+import { parseWebUrl } from '../core/web/url';
 import { executeTool } from './execute';
 import { services } from './services';
 
@@ -12,12 +14,31 @@ import { services } from './services';
  */
 export type InvocationPreparer = (input: Record<string, unknown>, config: ScoutConfig) => vscode.PreparedToolInvocation;
 
-/** Per-tool invocation messages; a tool without an entry shows "Running <name>". */
-const PREPARERS: Partial<Record<ToolName, InvocationPreparer>> = {
+/**
+ * What each tool shows while it runs (`invocationMessage`), made from its input as the model sent it.
+ *
+ * web_fetch asks first (issue 4) for a host not in `scout.webFetch.autoApprovedDomains`: see
+ * {@link fetchConfirmation}. In chat VS Code shows the question in the chat with Allow/Skip; for a call
+ * made outside chat (`vscode.lm.invokeTool` without a `toolInvocationToken`) it shows a modal dialog, and
+ * declining rejects the call with a `CancellationError` before `invoke` runs. The Scout commands call
+ * {@link executeTool} directly: a person typing a URL has already chosen it.
+ */
+export const PREPARERS: Readonly<Record<ToolName, InvocationPreparer>> = {
   glob: (input) => ({ invocationMessage: `Finding files matching ${quote(input.pattern)}${within(input.path)}` }),
   grep: (input) => ({
     invocationMessage: `Searching for ${quote(input.pattern)}${within(input.path)}${typeof input.include === 'string' ? ` in ${quote(input.include)} files` : ''}`,
   }),
+  workspace_search: (input) => ({
+    invocationMessage: `Searching the workspace for ${quote(input.query)}${within(input.path)}${input.caseSensitive === true ? ' (match case)' : ''}`,
+  }),
+  web_search: (input) => ({ invocationMessage: `Searching the web for ${quoteList(input.queries)}` }),
+  web_fetch: (input, config) => {
+    const question = fetchConfirmation(input.url, config);
+    return {
+      invocationMessage: `Fetching ${hostOf(input.url)}`,
+      ...(question ? { confirmationMessages: { title: question.title, message: new vscode.MarkdownString(question.message) } } : {}),
+    };
+  },
 };
 
 /**
@@ -41,7 +62,7 @@ function languageModelTool(name: ToolName): vscode.LanguageModelTool<unknown> {
   return {
     prepareInvocation(options) {
       const input = isRecord(options.input) ? options.input : {};
-      return (PREPARERS[name] ?? (() => ({ invocationMessage: `Running ${name}` })))(input, services().readConfig());
+      return PREPARERS[name](input, services().readConfig());
     },
     async invoke(options, token) {
       const log = services().log;
@@ -61,6 +82,22 @@ function quote(value: unknown): string {
   if (typeof value !== 'string') return '"?"';
   const chars = [...value.replace(/\s+/g, ' ')];
   return JSON.stringify(chars.length > MAX_SHOWN ? `${chars.slice(0, MAX_SHOWN - 1).join('')}…` : chars.join(''));
+}
+
+/** Up to three queries of a web_search input, quoted, and how many more; `"?"` when it is not an array. */
+function quoteList(values: unknown): string {
+  if (!Array.isArray(values) || values.length === 0) return '"?"';
+  const shown = values.slice(0, 3).map(quote).join(', ');
+  return values.length > 3 ? `${shown} and ${values.length - 3} more` : shown;
+}
+
+/** The host (and port) of a URL argument, or the quoted argument when it is not a fetchable URL. */
+function hostOf(url: unknown): string {
+  try {
+    return parseWebUrl(String(url)).host;
+  } catch {
+    return quote(url);
+  }
 }
 
 function within(path: unknown): string {

@@ -4,17 +4,19 @@ import { format } from 'node:util';
 import Mocha from 'mocha';
 import { SUITES } from 'scout:suites';
 import * as vscode from 'vscode';
+import { registerAgentCommands } from './agentCommands';
 import type { SuiteReport, WindowKind } from './report';
 
 /**
  * The integration-test extension. When the extension host's environment has `SCOUT_TEST_RESULTS` (set by
  * test/host/runIntegration.mjs on the code-server it starts), it runs the mocha suites for this window
  * inside the real extension host and writes a {@link SuiteReport} to `<SCOUT_TEST_RESULTS>/<window>.json`.
- * Without that variable it does nothing.
+ * Without that variable it does nothing. Its commands (see agentCommands.ts) are there for the UI tests.
  */
-export function activate(): void {
+export function activate(context: vscode.ExtensionContext): void {
   const dir = process.env.SCOUT_TEST_RESULTS;
   if (!dir) return;
+  registerAgentCommands(context);
   const folders = vscode.workspace.workspaceFolders?.length ?? 0;
   const window: WindowKind = folders > 1 ? 'multiRoot' : folders === 1 ? 'folder' : 'emptyWindow';
   void runSuites(window)

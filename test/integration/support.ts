@@ -133,3 +133,18 @@ export function spillUriOf(text: string): vscode.Uri {
   assert.ok(match, `no spill URI in the footer of:\n${text.slice(-600)}`);
   return vscode.Uri.parse(match[1]!);
 }
+
+/**
+ * Sets user-level values (`ConfigurationTarget.Global`, keys such as `scout.webSearch.provider`) and returns
+ * a function that puts the previous user-level values back. VS Code picks the file: in code-server's remote
+ * window a machine-scoped key lands in the server's Machine/settings.json, where the remote extension host
+ * reads such keys from. The new values are in effect when this resolves.
+ */
+export async function setUserSettings(values: Record<string, unknown>): Promise<() => Promise<void>> {
+  const config = vscode.workspace.getConfiguration();
+  const previous = Object.keys(values).map((key) => [key, config.inspect(key)?.globalValue] as const);
+  for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Global);
+  return async () => {
+    for (const [key, value] of previous.reverse()) await vscode.workspace.getConfiguration().update(key, value, vscode.ConfigurationTarget.Global);
+  };
+}

@@ -1,4 +1,5 @@
 import type { ScoutConfig } from '../config';
+import { AddressGuard } from './http/addressGuard';
 import { bareHostname, parseWebUrl } from './url';
 
 /** What the VS Code layer shows in `prepareInvocation`'s `confirmationMessages` (message is Markdown). */
@@ -13,8 +14,10 @@ export interface FetchConfirmation {
  *
  * Returns undefined when no question is needed: the host is an auto-approved domain (setting
  * `scout.webFetch.autoApprovedDomains`; an entry `example.com` or `*.example.com` approves that host and
- * every subdomain), or `url` is not a valid fetchable URL (the call itself then fails with WEB_INVALID_URL).
- * Pure: no I/O.
+ * every subdomain); `url` is not a valid fetchable URL (the call itself then fails with WEB_INVALID_URL); or
+ * its host is an address literal the private-network guard refuses before connecting (a loopback, private or
+ * metadata address not in `scout.webFetch.allowedPrivateHosts`: the call fails with WEB_BLOCKED_ADDRESS, so
+ * asking would only make the user approve a request that is never sent). Pure: no I/O, no DNS.
  */
 export function fetchConfirmation(url: unknown, config: ScoutConfig): FetchConfirmation | undefined {
   if (typeof url !== 'string') return undefined;
@@ -26,6 +29,7 @@ export function fetchConfirmation(url: unknown, config: ScoutConfig): FetchConfi
   }
   const host = bareHostname(parsed);
   if (config.webFetch.autoApprovedDomains.some((entry) => domainMatches(host, entry))) return undefined;
+  if (refusedBeforeConnecting(host, config)) return undefined;
   const shown = parsed.href.replace(/`/g, '%60');
   return {
     title: 'Fetch a web page?',
@@ -47,4 +51,14 @@ export function domainMatches(host: string, entry: string): boolean {
     .replace(/^\*\./, '')
     .replace(/\.$/, '');
   return domain !== '' && (host === domain || host.endsWith(`.${domain}`));
+}
+
+/** True when `host` (bare) is an address literal that `allowedPrivateHosts` does not open (see AddressGuard). */
+function refusedBeforeConnecting(host: string, config: ScoutConfig): boolean {
+  try {
+    new AddressGuard(config.webFetch.allowedPrivateHosts).checkLiteral(host);
+    return false;
+  } catch {
+    return true;
+  }
 }

@@ -13,9 +13,17 @@ export const DEFAULT_MAX_REDIRECTS = 5;
 const USER_AGENT = 'Mozilla/5.0 (compatible; Scout/0.1; +VS Code extension)';
 
 /**
- * Agents to send requests through, per scheme. In VS Code these are the extension host's proxy-aware
- * agents, so the user's `http.proxy` settings apply; when absent, Node's global agents are used (which the
- * extension host also patches for proxy support).
+ * Agents to send requests through, per scheme; absent means Node's global agents. Scout's VS Code layer
+ * passes none, because the extension host already routes these requests by the user's proxy settings:
+ * VS Code's proxy support (`@vscode/proxy-agent`) replaces `request` and `get` on Node's own `http` and
+ * `https` module objects (so `node:http` gets them too). With `http.proxySupport` at its default `override`
+ * (or `fallback`) every request, whatever its agent, goes through the proxy that `http.proxy` names (else
+ * the `HTTPS_PROXY`/`HTTP_PROXY` environment, else the system's), except hosts in `http.noProxy` and
+ * loopback hosts, which connect directly; with `on`, only requests without an agent are proxied.
+ * Checked in the real host by test/integration/suite/webFetch.test.ts.
+ *
+ * Behind a proxy, {@link HttpRequestOptions.guard}'s connect-time `lookup` sees the proxy's address, not the
+ * page's; its check before connecting still resolves the page's host name with the local DNS.
  */
 export interface HttpAgents {
   readonly http?: http.Agent;
