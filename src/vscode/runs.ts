@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RunSummary, ToolName } from '../core/tool';
+import { boundValue } from './panel/cards';
 
 /** Who started a call: a model through `vscode.lm`, or a person through a command or the panel. */
 export type RunSource = 'agent' | 'command';
@@ -19,13 +20,20 @@ export interface ToolRun {
   /** ms from start to finish; absent while running. */
   durationMs?: number;
   summary?: RunSummary;
-  /** The tool's canonical value (see `ToolOutput.value`). */
+  /** The latest progress message while running (not kept across reloads). */
+  progress?: string;
+  /**
+   * The tool's canonical value (see `ToolOutput.value`), bounded for storage by {@link boundValue}: the
+   * card lists from it, and the complete result stays in the spill document and the model text.
+   */
   value?: unknown;
   /** The text the model saw. */
   text?: string;
   error?: { code: string; message: string };
-  /** URI of the spill document holding the complete result, when one was made. */
+  /** URI of the spill document holding the complete result, when the tool made one. */
   spillUri?: string;
+  /** URI of the document the panel made from `text` when the spill document was gone or never made. */
+  textUri?: string;
 }
 
 const STATE_KEY = 'scout.runs';
@@ -46,7 +54,7 @@ export class RunLog implements vscode.Disposable {
   constructor(private readonly state: vscode.Memento) {
     const saved = state.get<ToolRun[]>(STATE_KEY, []);
     // A run that was still running when the window closed can never finish: show it as cancelled.
-    this.runs = saved.map((r) => (r.status === 'running' ? { ...r, status: 'cancelled' } : r));
+    this.runs = saved.map((r) => (r.status === 'running' ? { ...r, status: 'cancelled', progress: undefined } : r));
   }
 
   /** All runs, newest first. */
@@ -73,7 +81,25 @@ export class RunLog implements vscode.Disposable {
     const run = this.get(id);
     this.cancels.delete(id);
     if (!run) return;
-    Object.assign(run, patch, { durationMs: Date.now() - run.startedAt });
+    Object.assign(run, patch, { durationMs: Date.now() - run.startedAt, progress: undefined });
+    if ('value' in patch) run.value = boundValue(patch.value);
+    this.trimAndSave();
+    this.changed.fire(run);
+  }
+
+  /** Shows `message` as the running call's progress (in memory only). */
+  progress(id: string, message: string): void {
+    const run = this.get(id);
+    if (!run || run.status !== 'running') return;
+    run.progress = message;
+    this.changed.fire(run);
+  }
+
+  /** Records the document the panel made from a run's text (see `ToolRun.textUri`). */
+  attachTextDocument(id: string, uri: string): void {
+    const run = this.get(id);
+    if (!run) return;
+    run.textUri = uri;
     this.trimAndSave();
     this.changed.fire(run);
   }

@@ -3,10 +3,9 @@
 // from the UI (the active tab and the status bar's selection item). Screenshots of the panel go to
 // test-results/screenshots/.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { readdirSync, readFileSync } from 'node:fs';
 import { repoRoot } from '../../host/editorHost.mjs';
 import { uiHost } from '../../host/uiHost.mjs';
 
@@ -33,6 +32,10 @@ describe('Scout Results panel and commands', function () {
   /** A loopback page server (127.0.0.1 only) whose page carries script that must never run. */
   let server;
   const requests = [];
+  /** A loopback server speaking SearXNG's JSON search API (GET /search?q=…&format=json): web_search's provider here. */
+  let searxng;
+  const searches = [];
+  let restoreSettings;
 
   before(async () => {
     ({ page, folder: workspace } = uiHost());
@@ -48,11 +51,20 @@ describe('Scout Results panel and commands', function () {
       }
     });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    searxng = http.createServer((req, res) => {
+      const url = new URL(req.url, 'http://127.0.0.1');
+      searches.push(url.searchParams.get('q'));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(searxngAnswer(url.searchParams.get('q'))));
+    });
+    await new Promise((resolve) => searxng.listen(0, '127.0.0.1', resolve));
     await closeEditors();
     await runCommand('Scout: Show Results');
   });
 
   after(async () => {
+    restoreSettings?.();
+    await new Promise((resolve) => searxng?.close(resolve));
     await new Promise((resolve) => server?.close(resolve));
     rmSync(path.join(workspace, 'ui-panel'), { recursive: true, force: true });
     rmSync(path.join(workspace, 'ui-panel-slow'), { recursive: true, force: true });
@@ -158,7 +170,7 @@ describe('Scout Results panel and commands', function () {
     await answer('Search Text (grep) (2/2)', `${path.dirname(SLOW_FILE)}/**`);
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: 'Running' }).waitFor();
-    assert.ok(rgProcesses().length > 0, 'rg is running the slow search');
+    await waitUntil(() => rgProcesses().length > 0, 5_000, 'rg to start the slow search');
     const clicked = Date.now();
     await card.getByRole('button', { name: /^Cancel/ }).click();
     await card.locator('.card-meta', { hasText: 'Cancelled' }).waitFor({ timeout: 10_000 });
@@ -184,7 +196,23 @@ describe('Scout Results panel and commands', function () {
     await literal.locator('.card-meta', { hasText: 'Done' }).waitFor();
     assert.equal(await literal.locator('.tool').innerText(), 'workspace_search');
     assert.deepEqual(await literal.locator('.line-row mark').allInnerTexts(), ['marker', 'marker', 'marker']);
-    // web_search: added when that tool lands (issue 5); its card would join the screenshots here.
+
+    // web_search through SearXNG on loopback, chosen in the remote machine settings (the base URL is machine-scoped).
+    restoreSettings = editMachineSettings({ 'scout.webSearch.provider': 'searxng', 'scout.webSearch.baseUrls': { searxng: `http://127.0.0.1:${searxng.address().port}` } });
+    await page.waitForTimeout(2_000); // code-server reloads the changed settings file
+    cards = await cardCount();
+    await runCommand('Scout: Web Search…');
+    await answer('Web Search', 'scout panel');
+    const web = await newCard(cards);
+    await web.locator('.card-meta', { hasText: 'Done' }).waitFor();
+    assert.deepEqual(searches, ['scout panel']);
+    assert.deepEqual(await web.locator('.source-row .title').allInnerTexts(), ['Scout Results panel — <b>docs</b>', 'https://example.org/second']);
+    // A source without a title is titled by its URL, which is then not repeated below it.
+    assert.deepEqual(await web.locator('.sources .url').allInnerTexts(), ['https://example.com/scout/panel']);
+    assert.match(await web.locator('.snippet').first().innerText(), /Cards for every call/);
+    assert.match(await web.locator('.provider').first().innerText(), /^searxng · 2026-11-01$/);
+    assert.match(await web.locator('.answer-text').innerText(), /A panel of cards/);
+    assert.equal(await web.locator('b, img, script').count(), 0);
 
     mkdirSync(SCREENSHOTS, { recursive: true });
     await runCommand('View: Toggle Maximized Panel');
@@ -247,6 +275,19 @@ describe('Scout Results panel and commands', function () {
   });
 
   // ---- helpers ------------------------------------------------------------------------------------
+
+  /**
+   * Adds `values` to code-server's Machine/settings.json: the remote settings, which override user settings
+   * and are the only place the remote extension host reads machine-scoped ones from. Returns a function that
+   * restores the file.
+   */
+  function editMachineSettings(values) {
+    const file = path.join(uiHost().userDataDir, 'Machine', 'settings.json');
+    const original = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify({ ...(original ? JSON.parse(original) : {}), ...values }, null, 2)}\n`);
+    return () => (original === undefined ? rmSync(file, { force: true }) : writeFileSync(file, original));
+  }
 
   function write(rel, content) {
     const file = path.join(workspace, rel);
@@ -393,6 +434,19 @@ describe('Scout Results panel and commands', function () {
     }
   }
 });
+
+/** SearXNG's JSON answer for `q`: two results (one with markup in its title, which must stay text) and an answer. */
+function searxngAnswer(q) {
+  return {
+    query: q,
+    answers: ['A panel of cards, one per tool call.'],
+    results: [
+      // Entities decode to markup-like text, which the card must show as text.
+      { url: 'https://example.com/scout/panel', title: 'Scout Results panel — &lt;b&gt;docs&lt;/b&gt;', content: 'Cards for every call, &lt;img src=x onerror=alert(1)&gt; newest first.', publishedDate: '2026-11-01T10:00:00', engine: 'test' },
+      { url: 'https://example.org/second', title: '', content: '', engine: 'test' },
+    ],
+  };
+}
 
 /**
  * A page whose own script would change the title and call back to the server if it ever ran, and whose

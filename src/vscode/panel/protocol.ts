@@ -1,0 +1,155 @@
+/**
+ * The message protocol between the Scout Results panel (the webview, `media/panel.js`) and the extension.
+ *
+ * Everything here is plain JSON. The webview script mirrors these types by hand (it is plain JS), so a
+ * change here must be made there too; {@link PROTOCOL_VERSION} guards against a stale script.
+ *
+ * Flow: the webview posts `ready`; the extension answers with `cards` (the whole list) and from then on
+ * pushes `card` (one card added or changed), `cards` (the list changed) and `reveal` (focus a card). A
+ * user action is a `request` with a fresh `requestId`; the extension answers every request with exactly
+ * one `response` carrying the same id. The webview never sends a path or a URL: it names a run and the
+ * index of a target the extension computed itself ({@link CardTarget}), so a compromised webview can
+ * ask for nothing the run did not already show.
+ *
+ * This file has no `vscode` import: the unit tests and the card builder use it too.
+ */
+import type { RunSource, RunStatus } from '../runs';
+import type { ToolName } from '../../core/tool';
+
+/** Bumped whenever a message shape changes; the webview sends the version it was written for. */
+export const PROTOCOL_VERSION = 1;
+
+/** One count shown on a card, such as `12 matches`. */
+export interface CardCount {
+  readonly label: 'matches' | 'files' | 'skipped' | 'sources';
+  readonly value: number;
+}
+
+/** A row in a file list: a file, or one matching line under it. `target` indexes the run's targets. */
+export interface FileRow {
+  readonly path: string;
+  readonly target: number;
+  readonly lines: readonly {
+    readonly lineNumber: number;
+    readonly preview: string;
+    /** The match within `preview` (UTF-16 code units, half-open), when it could be found. */
+    readonly highlight?: { readonly start: number; readonly end: number };
+    readonly target: number;
+  }[];
+}
+
+/** One web search source. `target` is the index of its URL among the run's targets. */
+export interface SourceRow {
+  readonly title: string;
+  readonly url: string;
+  readonly snippet?: string;
+  readonly provider?: string;
+  readonly publishedAt?: string;
+  readonly target: number;
+}
+
+/** What a card shows below its header, by kind of result. */
+export type CardBody =
+  | { readonly kind: 'none' }
+  /** glob/grep/workspace_search: files, with matching lines when the tool returns lines. */
+  | {
+      readonly kind: 'files';
+      readonly files: readonly FileRow[];
+      /** Matches (files, for glob) left out of the card; the full result has them. */
+      readonly omitted: number;
+    }
+  /** web_search: an optional answer per query, then the sources. */
+  | { readonly kind: 'sources'; readonly answers: readonly { readonly query?: string; readonly text: string }[]; readonly sources: readonly SourceRow[]; readonly omitted: number }
+  /** web_fetch: the response facts and the first lines of the Markdown. */
+  | {
+      readonly kind: 'page';
+      readonly finalUrl: string;
+      readonly target: number;
+      readonly status?: number;
+      readonly contentType?: string;
+      /** Size in characters of the text the model saw (the body after conversion). */
+      readonly chars?: number;
+      /** Bytes received, when the tool reports them. */
+      readonly bytes?: number;
+      readonly extracted?: boolean;
+      readonly truncated?: boolean;
+      /** How the body was produced (web_fetch's `format`: markdown, text, raw-html, unsupported, redirect). */
+      readonly format?: string;
+      /** A cross-origin redirect the tool reported instead of following. */
+      readonly redirectTo?: { readonly url: string; readonly target: number };
+      readonly excerpt: string;
+    }
+  /** A result whose value has no shape the panel knows: the first lines of the model text. */
+  | { readonly kind: 'text'; readonly text: string };
+
+/** Everything the webview needs to draw one card. All strings are data: the webview sets them as text. */
+export interface CardModel {
+  readonly id: string;
+  readonly tool: ToolName;
+  /** The arguments, one `name: value` pair per entry, in input order. */
+  readonly args: readonly { readonly name: string; readonly value: string }[];
+  readonly source: RunSource;
+  readonly status: RunStatus;
+  /** Epoch ms. */
+  readonly startedAt: number;
+  /** ms; absent while running. */
+  readonly durationMs?: number;
+  /** The latest progress message of a running call. */
+  readonly progress?: string;
+  readonly counts: readonly CardCount[];
+  readonly truncated: boolean;
+  readonly error?: { readonly code: string; readonly message: string };
+  readonly body: CardBody;
+  /** True when there is a full result to open (a spill document or the model text). */
+  readonly hasText: boolean;
+}
+
+/** Extension → webview. */
+export type HostMessage =
+  | { readonly type: 'cards'; readonly cards: readonly CardModel[] }
+  | { readonly type: 'card'; readonly card: CardModel }
+  | { readonly type: 'reveal'; readonly id: string }
+  | { readonly type: 'response'; readonly requestId: number; readonly ok: true }
+  | { readonly type: 'response'; readonly requestId: number; readonly ok: false; readonly message: string };
+
+/** A user action in the panel. `target` indexes the targets the extension computed for the run. */
+export type PanelRequest =
+  | { readonly action: 'openTarget'; readonly runId: string; readonly target: number }
+  | { readonly action: 'openFull'; readonly runId: string }
+  | { readonly action: 'copy'; readonly runId: string }
+  | { readonly action: 'rerun'; readonly runId: string }
+  | { readonly action: 'cancel'; readonly runId: string };
+
+/** Webview → extension. */
+export type WebviewMessage =
+  | { readonly type: 'ready'; readonly version: number }
+  | { readonly type: 'request'; readonly requestId: number; readonly request: PanelRequest };
+
+const ACTIONS: ReadonlySet<string> = new Set<PanelRequest['action']>(['openTarget', 'openFull', 'copy', 'rerun', 'cancel']);
+
+/**
+ * Checks a message from the webview and returns it typed, or undefined for anything malformed (extra
+ * keys are ignored; wrong types, unknown actions, non-integer ids and overlong run ids are refused).
+ */
+export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
+  if (!isRecord(raw)) return undefined;
+  if (raw.type === 'ready') {
+    return typeof raw.version === 'number' ? { type: 'ready', version: raw.version } : undefined;
+  }
+  if (raw.type !== 'request' || !isIndex(raw.requestId) || !isRecord(raw.request)) return undefined;
+  const { action, runId, target } = raw.request;
+  if (typeof action !== 'string' || !ACTIONS.has(action)) return undefined;
+  if (typeof runId !== 'string' || runId.length === 0 || runId.length > 64) return undefined;
+  if (action === 'openTarget') {
+    return isIndex(target) ? { type: 'request', requestId: raw.requestId, request: { action, runId, target } } : undefined;
+  }
+  return { type: 'request', requestId: raw.requestId, request: { action: action as Exclude<PanelRequest['action'], 'openTarget'>, runId } };
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isIndex(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+}

@@ -1,0 +1,195 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { defaultConfig } from '../../../src/core/config';
+import { globTool } from '../../../src/core/search/glob';
+import { grepTool } from '../../../src/core/search/grep';
+import type { ToolName, ToolOutput } from '../../../src/core/tool';
+import { createWebFetchTool } from '../../../src/core/web/fetchTool';
+import { workspaceSearchTool } from '../../../src/core/workspaceSearch/tool';
+import { boundValue, buildCard, MAX_CARD_ROWS, MAX_CARD_SOURCES } from '../../../src/vscode/panel/cards';
+import type { CardBody } from '../../../src/vscode/panel/protocol';
+import type { ToolRun } from '../../../src/vscode/runs';
+import { startLoopbackServer } from '../../helpers/loopbackServer';
+import { folder, searchEnv } from '../../helpers/searchEnv';
+import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../helpers/webFetchEnv';
+
+const env = (dir: string) => searchEnv({ folders: [folder(dir)] });
+
+/** A finished run as RunLog records it (the value bounded the same way). */
+function doneRun(tool: ToolName, input: unknown, output: Pick<ToolOutput, 'text' | 'value' | 'summary'>): ToolRun {
+  return { id: 'r1', tool, input, source: 'command', status: 'done', startedAt: 1, durationMs: 5, summary: output.summary, value: boundValue(output.value), text: output.text };
+}
+
+function body<K extends CardBody['kind']>(b: CardBody, kind: K): Extract<CardBody, { kind: K }> {
+  assert.equal(b.kind, kind);
+  return b as Extract<CardBody, { kind: K }>;
+}
+
+describe('panel cards', () => {
+  let dir: string;
+  before(() => {
+    dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'scout-cards-')));
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'src', 'a.ts'), 'const x = 1;\n  // é😀 TODO: tidy\nTODO again\n');
+    writeFileSync(path.join(dir, 'src', 'b.ts'), 'nothing\nlast TODO\n');
+    mkdirSync(path.join(dir, 'many'));
+    for (let i = 0; i < 80; i++) writeFileSync(path.join(dir, 'many', `f${i}.txt`), 'TODO\n');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lists real grep matches by file with the match highlighted and targets in the run workdir', async () => {
+    const input = { pattern: 'TODO', path: 'src' };
+    const output = await grepTool.run(grepTool.parse(input, defaultConfig()), env(dir));
+    const { card, targets } = buildCard(doneRun('grep', input, output));
+    assert.deepEqual(card.counts, [
+      { label: 'matches', value: 3 },
+      { label: 'files', value: 2 },
+    ]);
+    const files = body(card.body, 'files');
+    assert.deepEqual(files.files.map((f) => f.path), ['src/a.ts', 'src/b.ts']);
+    const line = files.files[0]!.lines[0]!;
+    assert.equal(line.lineNumber, 2);
+    assert.equal(line.preview, '// é😀 TODO: tidy');
+    assert.equal(line.preview.slice(line.highlight!.start, line.highlight!.end), 'TODO');
+    assert.deepEqual(targets[line.target], { kind: 'file', path: 'src/a.ts', workdir: dir, lineNumber: 2, match: { literal: 'TODO', caseSensitive: true } });
+    assert.deepEqual(targets[files.files[1]!.target], { kind: 'file', path: 'src/b.ts', workdir: dir });
+    assert.deepEqual(card.args, [
+      { name: 'pattern', value: 'TODO' },
+      { name: 'path', value: 'src' },
+    ]);
+  });
+
+  it('bounds a large grep card and counts the rows left out', async () => {
+    const input = { pattern: 'TODO' };
+    const output = await grepTool.run(grepTool.parse(input, defaultConfig()), env(dir));
+    const files = body(buildCard(doneRun('grep', input, output)).card.body, 'files');
+    const rows = files.files.reduce((n, f) => n + 1 + f.lines.length, 0);
+    const lines = files.files.reduce((n, f) => n + f.lines.length, 0);
+    assert.ok(rows <= MAX_CARD_ROWS && rows >= MAX_CARD_ROWS - 1);
+    assert.equal(lines + files.omitted, 83);
+  });
+
+  it('counts what the stored value no longer holds as left out', async () => {
+    const input = { pattern: '*.txt' };
+    const output = await globTool.run(globTool.parse(input, defaultConfig()), env(dir));
+    const run = doneRun('glob', input, { ...output, value: { ...(output.value as object), paths: (output.value as { paths: string[] }).paths.slice(0, 10) } });
+    const files = body(buildCard(run).card.body, 'files');
+    assert.equal(files.files.length, 10);
+    assert.equal(files.omitted, 70);
+  });
+
+  it('lists real glob paths as file rows', async () => {
+    const input = { pattern: '*.ts' };
+    const output = await globTool.run(globTool.parse(input, defaultConfig()), env(dir));
+    const { card, targets } = buildCard(doneRun('glob', input, output));
+    const files = body(card.body, 'files');
+    assert.deepEqual(files.files.map((f) => f.path).sort(), ['src/a.ts', 'src/b.ts']);
+    assert.ok(files.files.every((f) => f.lines.length === 0));
+    assert.deepEqual(card.counts, [{ label: 'files', value: 2 }]);
+    assert.equal(targets.length, 2);
+  });
+
+  it('shows an empty search as an empty list, not as an error', async () => {
+    const input = { pattern: 'no-such-text-anywhere' };
+    const output = await grepTool.run(grepTool.parse(input, defaultConfig()), env(dir));
+    const files = body(buildCard(doneRun('grep', input, output)).card.body, 'files');
+    assert.equal(files.files.length, 0);
+  });
+
+  it('lists real workspace_search matches and finds them again by the literal query and its case rule', async () => {
+    const input = { query: ' todo ', path: 'src' };
+    const output = await workspaceSearchTool.run(workspaceSearchTool.parse(input, defaultConfig()), env(dir));
+    const { card, targets } = buildCard(doneRun('workspace_search', input, output));
+    const files = body(card.body, 'files');
+    assert.deepEqual(files.files.map((f) => f.path), ['src/a.ts', 'src/b.ts']);
+    const line = files.files[0]!.lines[0]!;
+    assert.equal(line.lineNumber, 2);
+    assert.equal(line.preview.slice(line.highlight!.start, line.highlight!.end), 'TODO');
+    assert.deepEqual(targets[line.target], { kind: 'file', path: 'src/a.ts', folder: path.basename(dir), lineNumber: 2, match: { literal: 'todo', caseSensitive: false } });
+    assert.deepEqual(card.counts.find((c) => c.label === 'matches'), { label: 'matches', value: 3 });
+  });
+
+  it('lists web sources but never offers a non-web link', () => {
+    const sources = [
+      { title: 'Docs', url: 'https://example.com/docs', snippet: 'About <b>it</b>', provider: 'brave' },
+      { title: 'Evil', url: 'javascript:alert(1)' },
+      { title: 'File', url: 'file:///etc/passwd' },
+      ...Array.from({ length: MAX_CARD_SOURCES + 3 }, (_, i) => ({ title: '', url: `http://example.org/${i}` })),
+    ];
+    const run = doneRun('web_search', { queries: ['docs'] }, { text: 'Sources: …', value: { answer: 'An answer.', sources }, summary: { matches: sources.length, truncated: false } });
+    const { card, targets } = buildCard(run);
+    const b = body(card.body, 'sources');
+    assert.equal(b.sources.length, MAX_CARD_SOURCES);
+    assert.equal(b.omitted, 4);
+    assert.equal(b.sources[0]!.snippet, 'About <b>it</b>');
+    assert.equal(b.sources[1]!.title, 'http://example.org/0');
+    assert.deepEqual(b.answers, [{ text: 'An answer.' }]);
+    assert.ok(targets.every((t) => t.kind === 'url' && /^https?:/.test(t.url)));
+    assert.equal(card.counts[0]!.label, 'sources');
+  });
+
+  it('shows a real fetched page with its facts and the first lines of its Markdown', async () => {
+    const html = `<!DOCTYPE html><html><head><title>T</title><script>document.title = "pwned"</script></head><body><h1>Title</h1>${Array.from({ length: 30 }, (_, i) => `<p>Paragraph ${i} &lt;script&gt;alert(${i})&lt;/script&gt;</p>`).join('')}</body></html>`;
+    const server = await startLoopbackServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+    try {
+      const tool = createWebFetchTool(builtConvertWorker());
+      const input = { url: server.url('/page') };
+      const output = await tool.run(tool.parse(input, webFetchConfig()), webToolEnv());
+      const { card, targets } = buildCard(doneRun('web_fetch', input, output));
+      const page = body(card.body, 'page');
+      assert.equal(page.finalUrl, server.url('/page'));
+      assert.equal(page.status, 200);
+      assert.equal(page.contentType, 'text/html; charset=utf-8');
+      assert.equal(page.bytes, Buffer.byteLength(html));
+      assert.equal(page.format, 'markdown');
+      assert.equal(page.truncated, false);
+      assert.equal(typeof page.extracted, 'boolean');
+      // The page's own script is dropped by the conversion; script-like text stays text for the panel to show as text.
+      assert.doesNotMatch(page.excerpt, /pwned/);
+      assert.match(page.excerpt, /Paragraph 0 <script\\?>alert\(0\)<\/script\\?>/);
+      assert.ok(page.excerpt.endsWith('\n…'));
+      assert.ok(page.excerpt.split('\n').length <= 13);
+      assert.deepEqual(targets[page.target], { kind: 'url', url: server.url('/page') });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('falls back to the model text for a value of unknown shape', () => {
+    const run = doneRun('grep', { pattern: 'x' }, { text: 'one\ntwo', value: { something: 'else' }, summary: { truncated: false } });
+    assert.deepEqual(buildCard(run).card.body, { kind: 'text', text: 'one\ntwo' });
+  });
+
+  it('shows running, failed and cancelled runs without a body', () => {
+    const base: ToolRun = { id: 'r2', tool: 'grep', input: { pattern: '[' }, source: 'agent', status: 'running', startedAt: 1, progress: 'searching…' };
+    assert.equal(buildCard(base).card.progress, 'searching…');
+    assert.deepEqual(buildCard(base).card.body, { kind: 'none' });
+    const failed: ToolRun = { ...base, status: 'error', error: { code: 'SEARCH_INVALID_PATTERN', message: 'bad regex' }, text: 'Error: bad regex' };
+    const card = buildCard(failed).card;
+    assert.equal(card.progress, undefined);
+    assert.deepEqual(card.error, { code: 'SEARCH_INVALID_PATTERN', message: 'bad regex' });
+    assert.equal(card.hasText, true);
+  });
+
+  it('describes odd inputs without throwing', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    const card = buildCard({ id: 'r3', tool: 'glob', input: { a: 'x'.repeat(1000), b: [1, 2], c: cyclic }, source: 'agent', status: 'error', startedAt: 1 }).card;
+    assert.equal(card.args[0]!.value.length, 201);
+    assert.equal(card.args[1]!.value, '[1,2]');
+    assert.equal(card.args[2]!.value, '[object Object]');
+    assert.deepEqual(buildCard({ id: 'r4', tool: 'glob', input: 'str', source: 'agent', status: 'error', startedAt: 1 }).card.args, [{ name: 'input', value: '"str"' }]);
+  });
+});
+
+describe('stored run values', () => {
+  it('cuts arrays and strings at any depth and keeps everything else', () => {
+    const value = { matches: Array.from({ length: 1000 }, (_, i) => ({ path: `f${i}`, line: 'y'.repeat(30_000), n: i, ok: true, none: null })) };
+    const bounded = boundValue(value) as typeof value;
+    assert.equal(bounded.matches.length, 200);
+    assert.equal(bounded.matches[199]!.line.length, 20_000);
+    assert.deepEqual({ ...bounded.matches[3], line: '' }, { path: 'f3', line: '', n: 3, ok: true, none: null });
+  });
+});
