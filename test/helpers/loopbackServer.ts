@@ -10,6 +10,8 @@ export interface LoopbackServer {
   url(path: string): string;
   /** TCP connections accepted so far. */
   readonly connections: number;
+  /** TCP connections accepted and not yet closed (a leaked client socket keeps one open). */
+  readonly openConnections: number;
   /** Requests received so far, in order. */
   readonly requests: readonly { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }[];
   /** Resolves when a connection the server accepted has closed (e.g. after the client aborted). */
@@ -52,6 +54,9 @@ export async function startLoopbackServer(handler: (req: http.IncomingMessage, r
     url: (path) => `${origin}${path}`,
     get connections() {
       return connections;
+    },
+    get openConnections() {
+      return sockets.size;
     },
     requests,
     nextSocketClose: () => new Promise<void>((resolve) => closeWaiters.push(resolve)),

@@ -1,12 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import { z } from 'zod';
 import { parseArguments } from '../args';
+import { ToolError } from '../errors';
 import { globArgv } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';
 import { runRipgrep } from '../ripgrep/process';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import { pathSchema, patternSchema } from './arguments';
-import { count, layoutResult, saveCompleteResult } from './page';
+import { count, displayPaths, layoutResult, saveCompleteResult } from './page';
 import { sampleAcrossTopLevel } from './sample';
 import { outputPrefixLength, resolveSearchTarget, workdirNote } from './target';
 
@@ -69,18 +70,24 @@ async function runGlob(args: GlobArgs, env: ToolEnv): Promise<ToolOutput<GlobVal
     onStdout: (chunk) => chunks.push(chunk),
   });
   interpretExit(exit, { glob: { name: 'pattern', value: args.pattern } });
-  const { paths, nonUtf8Paths } = decodePathList(Buffer.concat(chunks), outputPrefixLength(target));
+  const stdout = Buffer.concat(chunks);
+  // `--null` ends every path with a NUL byte, so anything else is not rg's list (a broken or foreign binary).
+  if (stdout.length > 0 && stdout[stdout.length - 1] !== 0) {
+    throw new ToolError('SEARCH_FAILED', `${env.ripgrepPath} printed something other than a list of files. Check that scout.ripgrepPath names a real ripgrep, or clear it to use the editor's own.`);
+  }
+  const { paths, nonUtf8Paths } = decodePathList(stdout, outputPrefixLength(target));
 
   const value: GlobValue = { workdir: target.workdir, root: target.relPath, paths, ...(nonUtf8Paths.length ? { nonUtf8Paths } : {}) };
   if (paths.length === 0) return { text: 'No files found', value, summary: { files: 0, truncated: false } };
 
   const note = workdirNote(target, env);
   const cap = config.globMaxResults;
-  if (paths.length <= cap) return { text: layoutResult(paths, undefined, note), value, summary: { files: paths.length, truncated: false } };
+  const listed = displayPaths(paths);
+  if (paths.length <= cap) return { text: layoutResult(listed, undefined, note), value, summary: { files: paths.length, truncated: false } };
 
   const sample = config.sampleOverCapGlobResults ? sampleAcrossTopLevel(paths, target.relPath, cap) : undefined;
-  const page = sample && !sample.equalsHead ? sample.indices.map((i) => paths[i]!) : paths.slice(0, cap);
-  const saved = await saveCompleteResult(env, 'glob', `glob ${args.pattern}${args.path ? ` in ${args.path}` : ''}`, () => layoutResult(paths, undefined, note));
+  const page = sample && !sample.equalsHead ? sample.indices.map((i) => listed[i]!) : listed.slice(0, cap);
+  const saved = await saveCompleteResult(env, 'glob', `glob ${args.pattern}${args.path ? ` in ${args.path}` : ''}`, () => layoutResult(listed, undefined, note));
   const omitted = `${count(paths.length - page.length, 'more file')} not shown`;
   let footer: string;
   if (sample && !sample.equalsHead) {

@@ -6,7 +6,7 @@ import { RgJsonReader, type RgData, type RgSubmatch } from '../ripgrep/jsonStrea
 import { runRipgrep } from '../ripgrep/process';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import { includeSchema, pathSchema, patternSchema } from './arguments';
-import { count, layoutResult, saveCompleteResult } from './page';
+import { count, displayPath, layoutResult, saveCompleteResult } from './page';
 import { previewLine } from './preview';
 import { outputPrefixLength, resolveSearchTarget, workdirNote } from './target';
 
@@ -171,7 +171,7 @@ function formatGroups(files: readonly FileGroup[], limit: number, maxLineBytes: 
   for (const file of files) {
     if (left <= 0) break;
     if (out.length) out.push('');
-    out.push(file.path);
+    out.push(displayPath(file.path));
     for (const m of file.matches) {
       if (left-- <= 0) break;
       const raw = m.lineBase64 === undefined ? undefined : Buffer.from(m.lineBase64, 'base64');

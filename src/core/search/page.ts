@@ -33,6 +33,24 @@ export function layoutResult(body: readonly string[], footer: string | undefined
   return body.concat(footer === undefined ? ['', workdirNote] : ['', footer, workdirNote]).join('\n');
 }
 
+/** C0 control characters and DEL. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/**
+ * A file path as a result's text lists it: as is, or, when it holds a control character, as a JSON string
+ * with those escaped. Text results list one path per line, so a file name with a newline (which a hostile
+ * repository can contain) would otherwise add lines of its choosing, such as a forged `Line N:` row or
+ * workdir note. Values keep the exact names.
+ */
+export function displayPath(path: string): string {
+  return CONTROL_CHARACTER.test(path) ? JSON.stringify(path) : path;
+}
+
+/** {@link displayPath} of each path; `paths` itself (no copy) when none needs quoting, the usual case. */
+export function displayPaths(paths: readonly string[]): readonly string[] {
+  return paths.some((p) => CONTROL_CHARACTER.test(p)) ? paths.map(displayPath) : paths;
+}
+
 /** `n` followed by the singular or plural noun: `1 file`, `3 files`. */
 export function count(n: number, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;

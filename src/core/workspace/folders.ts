@@ -69,7 +69,7 @@ export async function resolveTarget(
   try {
     absPath = await fs.realpath(candidate);
   } catch {
-    throw new ToolError('INVALID_ARGUMENT', `path "${pathArg}" does not exist in the workspace. Check the spelling, or omit path to search the whole workspace.`);
+    throw missingPath(pathArg);
   }
   const owner = realFolders.find((f) => isWithin(f.real, absPath));
   if (!owner && !options.allowOutside) {
@@ -79,7 +79,10 @@ export async function resolveTarget(
     );
   }
   const workdir = owner ? owner.real : base.real;
-  const stat = await fs.stat(absPath);
+  // The target can vanish between realpath and stat (a concurrent rename): still the model's missing path.
+  const stat = await fs.stat(absPath).catch(() => {
+    throw missingPath(pathArg);
+  });
   return {
     workdir,
     folderName: owner ? owner.name : base.name,
@@ -87,4 +90,8 @@ export async function resolveTarget(
     relPath: path.relative(workdir, absPath).split(path.sep).join('/') || '.',
     kind: stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other',
   };
+}
+
+function missingPath(pathArg: string | undefined): ToolError {
+  return new ToolError('INVALID_ARGUMENT', `path "${pathArg}" does not exist in the workspace. Check the spelling, or omit path to search the whole workspace.`);
 }

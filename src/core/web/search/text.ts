@@ -73,6 +73,15 @@ export function collapseWhitespace(text: string): string {
 }
 
 /**
+ * `text` with every occurrence of `secret` (an API key) replaced by `[redacted]`; `text` itself when there is
+ * no secret. Apply it before any length cut, so a cut cannot leave part of the secret behind (issue 5: keys
+ * never appear in errors or results, even when a provider echoes them).
+ */
+export function redactSecret(text: string, secret: string | undefined): string {
+  return secret ? text.split(secret).join('[redacted]') : text;
+}
+
+/**
  * A provider's text field as plain one-line text: formatting tags removed (before decoding, so an escaped
  * `&lt;b&gt;` stays visible as `<b>`), entities decoded once, whitespace collapsed. A non-string gives ''.
  */

@@ -10,6 +10,7 @@ import { formatSearchOutput, MAX_SNIPPET_CHARS, MAX_TITLE_CHARS, type WebSearchS
 import { selectProvider } from './providers';
 import { timedOut } from './providers/request';
 import type { ProviderAnswer, ProviderContext, SearchHints, SearchProvider } from './providers/types';
+import { redactSecret } from './text';
 
 /**
  * Builds the web_search tool around the conversion-worker script, which parses DuckDuckGo's HTML result page.
@@ -59,11 +60,13 @@ async function search(args: WebSearchArgs, env: ToolEnv, workers: ConvertWorkerP
     answers = await runAllOrFail(queries, (query, signal) => provider.search(query, hints, { ...context, signal }), budget.signal);
   } catch (e) {
     const error = budget.explain(e, provider);
-    throw isToolError(error) ? new ToolError(error.code, redact(error.message, apiKey)) : error;
+    throw isToolError(error) ? new ToolError(error.code, redactSecret(error.message, apiKey)) : error;
   } finally {
     budget.dispose();
   }
 
+  // Redacted before titles and snippets are cut, so a cut cannot keep part of an echoed key.
+  answers = redactValue(answers, apiKey);
   const merged = mergeRoundRobin(
     answers.map((a) => a.results),
     config.searchMaxResults,
@@ -153,15 +156,11 @@ function cut(text: string, max: number): string {
 
 /**
  * Keys never appear in results or errors (issue 5): should a provider echo the API key back (in an error
- * text or a result), every occurrence is replaced.
+ * text or a result), every occurrence in `value`'s strings is replaced (see `redactSecret`).
  */
-function redact(text: string, key: string | undefined): string {
-  return key ? text.split(key).join('[redacted]') : text;
-}
-
 function redactValue<T>(value: T, key: string | undefined): T {
   if (!key) return value;
-  if (typeof value === 'string') return redact(value, key) as T;
+  if (typeof value === 'string') return redactSecret(value, key) as T;
   if (Array.isArray(value)) return value.map((v) => redactValue(v, key)) as T;
   if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, key)])) as T;
   return value;

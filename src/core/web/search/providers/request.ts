@@ -2,7 +2,7 @@ import { webSearchKeyEnvVar, type KeyedWebSearchProvider } from '../../../config
 import { isToolError, ToolError } from '../../../errors';
 import { cutAtCodePoint } from '../../codePoints';
 import { httpRequest, type HttpResponse } from '../../http/client';
-import { cleanText, objectField } from '../text';
+import { cleanText, objectField, redactSecret } from '../text';
 import type { ProviderContext, SearchProvider } from './types';
 
 /** Issue 5: on HTTP 429 a provider request is retried once, after `Retry-After` but never more than 5 s. */
@@ -166,13 +166,13 @@ export function checkResponse(provider: SearchProvider, ctx: ProviderContext, re
   }
   const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
   if (provider.keyed && (res.status === 401 || res.status === 403)) {
-    throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `${provider.label} refused the API key (${status}${detail(res)}). ${keyAdvice(provider)}`);
+    throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `${provider.label} refused the API key (${status}${detail(res, ctx.apiKey)}). ${keyAdvice(provider)}`);
   }
   if (res.status >= 500) {
-    throw new ToolError('WEB_PROVIDER_UNAVAILABLE', `${provider.label} is not available right now (${status}${detail(res)}). Try again later, or choose another provider in the setting scout.webSearch.provider.`);
+    throw new ToolError('WEB_PROVIDER_UNAVAILABLE', `${provider.label} is not available right now (${status}${detail(res, ctx.apiKey)}). Try again later, or choose another provider in the setting scout.webSearch.provider.`);
   }
   if (res.status < 200 || res.status > 299) {
-    throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} refused the search (${status}${detail(res)}). ${baseUrlAdvice(provider)}`);
+    throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} refused the search (${status}${detail(res, ctx.apiKey)}). ${baseUrlAdvice(provider)}`);
   }
   if (res.cut === 'timeout') throw timedOut(provider, ctx.timeoutMs);
   if (res.cut !== null) {
@@ -236,8 +236,11 @@ function rateLimited(provider: SearchProvider, res: HttpResponse, attempt: numbe
   );
 }
 
-/** `: <the provider's own error text>` from an error response, or '' when it has none worth quoting. */
-function detail(res: HttpResponse): string {
+/**
+ * `: <the provider's own error text>` from an error response, or '' when it has none worth quoting. An echoed
+ * `apiKey` is redacted before the text is cut to {@link MAX_DETAIL_CHARS}.
+ */
+function detail(res: HttpResponse, apiKey: string | undefined): string {
   const text = res.body.toString('utf8', 0, 8192);
   if (/^\s*</.test(text)) return ': an HTML error page';
   let message = '';
@@ -246,7 +249,7 @@ function detail(res: HttpResponse): string {
   } catch {
     message = text;
   }
-  const clean = cleanText(message);
+  const clean = redactSecret(cleanText(message), apiKey);
   return clean ? `: ${cutAtCodePoint(clean, MAX_DETAIL_CHARS)}${clean.length > MAX_DETAIL_CHARS ? '…' : ''}` : '';
 }
 
