@@ -7,7 +7,6 @@
 // dist/workspaceSearchWorker.js  workspace_search's scan (synchronous file reads off the calling thread)
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import * as path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -25,7 +24,6 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   external: ['vscode'],
-  plugins: [zodEnglishOnly()],
 };
 
 /**
@@ -41,30 +39,10 @@ const withoutDomino = {
   },
 };
 
-/**
- * zod's `locales` namespace (`z.locales`, `core.locales`) re-exports its error messages in ~50 languages,
- * about 260 KB minified, half of extension.js; Scout's messages are English and zod itself configures `en`
- * directly. The bundles get a locales index holding `en` alone (the benchmark checks extension.js's size).
- * @returns {import('esbuild').Plugin}
- */
-function zodEnglishOnly() {
-  return {
-    name: 'zod-english-only',
-    setup(build) {
-      build.onResolve({ filter: /[\\/]locales[\\/]index\.js$/ }, (args) =>
-        /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
-          ? { path: path.resolve(args.resolveDir, path.dirname(args.path)), namespace: 'zod-english-only' }
-          : undefined,
-      );
-      build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => ({ contents: 'export { default as en } from "./en.js";', resolveDir: args.path, loader: 'js' }));
-    },
-  };
-}
-
 const builds = [
   { ...common, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir },
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir, banner: { js: '#!/usr/bin/env node' } },
-  { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [...common.plugins, withoutDomino] },
+  { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [withoutDomino] },
   { ...common, entryPoints: { workspaceSearchWorker: 'src/core/workspaceSearch/worker.ts' }, outdir },
 ];
 

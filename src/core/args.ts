@@ -1,5 +1,10 @@
-import { z } from 'zod';
+import { en } from 'zod/locales';
+import * as z from 'zod/mini';
 import { ToolError } from './errors';
+
+// zod/mini loads no locale, so its own messages (used by `describeIssue` for checks without a custom message,
+// e.g. an integer bound) would read "Invalid input"; English is what the classic API configures itself.
+z.config(en());
 
 /**
  * Copies an untrusted argument object into a plain object of data properties.
@@ -28,7 +33,9 @@ export function snapshotArguments(input: unknown): Record<string, unknown> {
     if (!('value' in desc)) {
       throw new ToolError('INVALID_ARGUMENT', `argument "${key}" must be a plain value, not an accessor property.`);
     }
-    out[key] = Array.isArray(desc.value) ? snapshotArray(key, desc.value) : desc.value;
+    // Defined, not assigned: assigning an own "__proto__" key would set the copy's prototype instead, and the
+    // schema would then read inherited values (and run their getters) rather than reject the unknown key.
+    Object.defineProperty(out, key, { value: Array.isArray(desc.value) ? snapshotArray(key, desc.value) : desc.value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -48,14 +55,14 @@ function snapshotArray(key: string, arr: unknown[]): unknown[] {
 }
 
 /**
- * Snapshots `input` (see {@link snapshotArguments}) and validates it with a strict zod schema.
+ * Snapshots `input` (see {@link snapshotArguments}) and validates it with a strict `zod/mini` schema.
  * Unknown keys, wrong types and failed refinements become one `INVALID_ARGUMENT` error whose message names
  * the argument and the rule, in the form `<key>: <what is wrong>`; a schema refinement's own message is
  * used verbatim (so seed contract messages stay exact).
  *
  * @throws ToolError INVALID_ARGUMENT
  */
-export function parseArguments<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+export function parseArguments<S extends z.ZodMiniType>(schema: S, input: unknown): z.infer<S> {
   const snapshot = snapshotArguments(input);
   const result = schema.safeParse(snapshot, { reportInput: true });
   if (result.success) return result.data;

@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
- * zod pieces shared by the glob and grep argument schemas. Refinement messages name the argument and say
+ * `zod/mini` pieces shared by the glob and grep argument schemas. Refinement messages name the argument and say
  * what to do, because `parseArguments` passes them to the model verbatim.
  */
 
@@ -18,33 +18,39 @@ const tooLong = (name: string) => `${name} is longer than ${MAX_ARGUMENT_CHARS} 
 export function patternSchema(description: string) {
   return z
     .string()
-    .refine((s) => s.trim() !== '', { message: 'pattern must not be blank. Give the glob or regular expression to search for.' })
-    .refine((s) => !hasNul(s), { message: 'pattern must not contain a NUL character.' })
-    .refine((s) => s.length <= MAX_ARGUMENT_CHARS, { message: tooLong('pattern') })
-    .describe(description);
+    .check(
+      z.refine((s) => s.trim() !== '', { message: 'pattern must not be blank. Give the glob or regular expression to search for.' }),
+      z.refine((s) => !hasNul(s), { message: 'pattern must not contain a NUL character.' }),
+      z.refine((s) => s.length <= MAX_ARGUMENT_CHARS, { message: tooLong('pattern') }),
+    )
+    .register(z.globalRegistry, { description });
 }
 
 /** The optional `path`: omitted means the workdir; when given it must not be blank or hold a NUL. */
 export function pathSchema(description: string) {
   return z
-    .string()
-    .refine((s) => s.trim() !== '', { message: 'path must not be blank. Omit path to search the whole workspace folder.' })
-    .refine((s) => !hasNul(s), { message: 'path must not contain a NUL character.' })
-    .refine((s) => s.length <= MAX_ARGUMENT_CHARS, { message: tooLong('path') })
-    .optional()
-    .describe(description);
+    .optional(
+      z.string().check(
+        z.refine((s) => s.trim() !== '', { message: 'path must not be blank. Omit path to search the whole workspace folder.' }),
+        z.refine((s) => !hasNul(s), { message: 'path must not contain a NUL character.' }),
+        z.refine((s) => s.length <= MAX_ARGUMENT_CHARS, { message: tooLong('path') }),
+      ),
+    )
+    .register(z.globalRegistry, { description });
 }
 
 /** grep's optional `include`: ONE positive glob (seed 000), see {@link includeProblem}. */
 export function includeSchema(description: string) {
   return z
-    .string()
-    .superRefine((s, ctx) => {
-      const problem = includeProblem(s);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    })
-    .optional()
-    .describe(description);
+    .optional(
+      z.string().check(
+        z.superRefine((s, ctx) => {
+          const problem = includeProblem(s);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        }),
+      ),
+    )
+    .register(z.globalRegistry, { description });
 }
 
 /**

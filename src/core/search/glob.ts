@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseArguments } from '../args';
 import { ToolError } from '../errors';
 import { globArgv } from '../ripgrep/argv';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseArguments } from '../args';
 import { grepArgv } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';

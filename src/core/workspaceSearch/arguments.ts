@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseArguments } from '../args';
 import { WORKSPACE_SEARCH_LIMITS as LIMITS } from './limits';
 
@@ -15,29 +15,30 @@ export interface WorkspaceSearchArgs {
 }
 
 const schema = z.strictObject({
-  query: z
-    .string()
-    .refine((q) => q.length <= LIMITS.maxQueryLength, {
+  query: z.string().check(
+    z.refine((q) => q.length <= LIMITS.maxQueryLength, {
       message: `query is longer than ${LIMITS.maxQueryLength} characters. Search for a shorter, distinctive part of the text.`,
       abort: true,
-    })
-    .refine((q) => q.trim().length > 0, { message: 'query is empty. Give the literal text to look for.' }),
-  caseSensitive: z.boolean().optional(),
-  maxResults: z
-    .custom<number>((v) => typeof v === 'number' && Number.isFinite(v), {
+    }),
+    z.refine((q) => q.trim().length > 0, { message: 'query is empty. Give the literal text to look for.' }),
+  ),
+  caseSensitive: z.optional(z.boolean()),
+  maxResults: z.optional(
+    z.custom<number>((v) => typeof v === 'number' && Number.isFinite(v), {
       message: `maxResults must be a finite number (values outside 1–${LIMITS.maxResults} are clamped).`,
-    })
-    .optional(),
-  path: z
-    .string()
-    .refine((p) => p.length > 0, { message: 'path is empty. Omit path to search the whole workspace folder.', abort: true })
-    .refine((p) => p.length <= LIMITS.maxPathLength, {
-      message: `path is longer than ${LIMITS.maxPathLength} characters. Give a shorter workspace-relative path.`,
-      abort: true,
-    })
-    .refine((p) => !p.includes('\\'), { message: 'path must use "/" separators, not "\\". Write it as a workspace-relative POSIX path.', abort: true })
-    .refine((p) => !p.includes('\0'), { message: 'path must not contain a NUL character.' })
-    .optional(),
+    }),
+  ),
+  path: z.optional(
+    z.string().check(
+      z.refine((p) => p.length > 0, { message: 'path is empty. Omit path to search the whole workspace folder.', abort: true }),
+      z.refine((p) => p.length <= LIMITS.maxPathLength, {
+        message: `path is longer than ${LIMITS.maxPathLength} characters. Give a shorter workspace-relative path.`,
+        abort: true,
+      }),
+      z.refine((p) => !p.includes('\\'), { message: 'path must use "/" separators, not "\\". Write it as a workspace-relative POSIX path.', abort: true }),
+      z.refine((p) => !p.includes('\0'), { message: 'path must not contain a NUL character.' }),
+    ),
+  ),
 });
 
 /**

@@ -43,19 +43,6 @@ function bundleInputs(metafilePath: string): { byInput: [string, number][]; byPa
   return { byInput, byPackage: [...byPackage.entries()].sort((a, b) => b[1] - a[1]) };
 }
 
-/** Minified bytes of a typical Scout argument schema written with `zod/mini` (what switching would cost). */
-async function zodMiniSampleBytes(): Promise<number> {
-  const contents = [
-    "import * as z from 'zod/mini';",
-    "import en from 'zod/v4/locales/en.js';",
-    'z.config(en());',
-    "const schema = z.strictObject({ pattern: z.string().check(z.minLength(1), z.refine((v) => !v.includes(','), 'one glob')), path: z.optional(z.string()), limit: z.optional(z.number().check(z.int(), z.gte(1))) });",
-    'export const parse = (x: unknown) => z.safeParse(schema, x);',
-  ].join('\n');
-  const out = await esbuild.build({ stdin: { contents, resolveDir: REPO, loader: 'ts' }, bundle: true, platform: 'node', format: 'cjs', minify: true, write: false, logLevel: 'error' });
-  return out.outputFiles[0]!.contents.length;
-}
-
 /**
  * Activation (issue 7): `activate()` ≤ 10 ms, `extension.js` ≤ 300 KB minified, and the web stack not in
  * extension.js. Builds a production bundle into a temp folder (`esbuild.mjs --production --metafile`), reads
@@ -101,13 +88,6 @@ export async function activation(ctx: CaseContext): Promise<CaseResult> {
       `Web stack in extension.js: ${webInExtension.length ? webInExtension.join(', ') : 'none'} (esbuild metafile); in convertWorker.js: ${webInWorker.join(', ') || 'none — the check cannot see it'}.`,
       `extension.js by package: ${bundle.byPackage.slice(0, 6).map(([p, n]) => `${p} ${kb(n)}`).join(', ')}.`,
     ];
-    const zodBytes = bundle.byPackage.find(([p]) => p === 'zod')?.[1] ?? 0;
-    if (!checks[1]!.met && zodBytes > 50_000) {
-      const mini = await zodMiniSampleBytes();
-      notes.push(
-        `zod's classic (method-chaining) API is ${kb(zodBytes)} of extension.js and cannot be tree-shaken; a sample argument schema (strictObject, string and number checks, a refinement, English messages) on \`zod/mini\` bundles to ${kb(mini)} in all, so moving the schemas to zod/mini would bring extension.js to about ${kb(bytes - zodBytes + mini)}.`,
-      );
-    }
     return {
       id: 'activation',
       title: 'activation and bundle size',

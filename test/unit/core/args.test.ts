@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseArguments, snapshotArguments } from '../../../src/core/args';
 import { isToolError } from '../../../src/core/errors';
 
 const schema = z.strictObject({
-  name: z.string().refine((s) => s !== 'bad', { message: 'name must not be "bad" (contract message).' }),
-  count: z.number().int().optional(),
-  tags: z.array(z.string()).optional(),
+  name: z.string().check(z.refine((s) => s !== 'bad', { message: 'name must not be "bad" (contract message).' })),
+  count: z.optional(z.number().check(z.int())),
+  tags: z.optional(z.array(z.string())),
 });
 
 function message(fn: () => unknown): string {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { defaultConfig } from '../../../src/core/config';
 import { TOOLS } from '../../../src/core/registry';
 import { globInputSchema } from '../../../src/core/search/glob';

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as z from 'zod/mini';
 import { isToolError } from '../../../src/core/errors';
 import { includeProblem } from '../../../src/core/search/arguments';
 import { globInputSchema, globTool } from '../../../src/core/search/glob';
@@ -72,7 +73,7 @@ describe('glob and grep arguments', () => {
 
   it('describes every property for the model', () => {
     for (const [name, schema] of [['glob', globInputSchema], ['grep', grepInputSchema]] as const) {
-      const json = schema.toJSONSchema() as { properties: Record<string, { description?: string }> };
+      const json = z.toJSONSchema(schema) as { properties: Record<string, { description?: string }> };
       for (const [key, property] of Object.entries(json.properties)) {
         assert.ok((property.description ?? '').length > 40, `${name}.${key} has a description`);
       }

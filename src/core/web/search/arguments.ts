@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseArguments } from '../../args';
 import { ToolError } from '../../errors';
 
@@ -33,13 +33,15 @@ const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback
  */
 export function parseWebSearchArguments(input: unknown, maxQueries: number): WebSearchArgs {
   const schema = z.strictObject({
-    queries: z.array(z.string()).superRefine((queries, ctx) => {
-      if (queries.length === 0) ctx.addIssue({ code: 'custom', message: AT_LEAST_ONE_QUERY });
-      else if (queries.length > maxQueries) ctx.addIssue({ code: 'custom', message: atMostQueries(maxQueries) });
-      else if (queries.some((q) => q.trim() === '')) ctx.addIssue({ code: 'custom', message: EACH_QUERY_NON_EMPTY });
-    }),
-    country: z.string().optional(),
-    language: z.string().optional(),
+    queries: z.array(z.string()).check(
+      z.superRefine((queries, ctx) => {
+        if (queries.length === 0) ctx.addIssue({ code: 'custom', message: AT_LEAST_ONE_QUERY });
+        else if (queries.length > maxQueries) ctx.addIssue({ code: 'custom', message: atMostQueries(maxQueries) });
+        else if (queries.some((q) => q.trim() === '')) ctx.addIssue({ code: 'custom', message: EACH_QUERY_NON_EMPTY });
+      }),
+    ),
+    country: z.optional(z.string()),
+    language: z.optional(z.string()),
   });
   const args = parseArguments(schema, input);
   return {
