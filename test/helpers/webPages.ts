@@ -2,6 +2,7 @@
  * Generated, deterministic web pages for web_fetch tests and benchmarks: an article wrapped in the
  * boilerplate real sites carry (header navigation, cookie banner, sidebar, related links, footer).
  */
+import { seededRandom } from './seededRandom';
 
 const WORDS = (
   'the of and to in is that for it as with was on be by this are from at or an have not which but were ' +
@@ -10,18 +11,6 @@ const WORDS = (
   'search index query result ranking document page section paragraph browser render layout style script ' +
   'performance measure benchmark throughput error failure retry timeout budget limit policy security guard'
 ).split(' ');
-
-/** A small deterministic PRNG (mulberry32) so every run generates the same page. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function words(rand: () => number, count: number): string {
   const out: string[] = [];
@@ -111,7 +100,7 @@ export interface GeneratedPage {
  * lists) and a footer. `seed` varies the text.
  */
 export function articlePage(totalChars: number, seed = 1, title = 'Measuring latency in distributed systems'): GeneratedPage {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const head = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title} | Example News</title>
 <meta name="viewport" content="width=device-width"><meta property="og:title" content="${title}">
 <link rel="stylesheet" href="/main.css"><style>body{font-family:sans-serif}.cookie-banner{position:fixed}</style>

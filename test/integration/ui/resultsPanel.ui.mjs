@@ -3,11 +3,12 @@
 // from the UI (the active tab and the status bar's selection item). Screenshots of the panel go to
 // test-results/screenshots/.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { repoRoot } from '../../host/editorHost.mjs';
-import { uiHost } from '../../host/uiHost.mjs';
+import { editMachineSettings, uiHost } from '../../host/uiHost.mjs';
+import { answerInputBox, pickRow, runCommand, takeNotification } from './commandPalette.mjs';
 
 const SCREENSHOTS = path.join(repoRoot, 'test-results', 'screenshots');
 
@@ -59,11 +60,11 @@ describe('Scout Results panel and commands', function () {
     });
     await new Promise((resolve) => searxng.listen(0, '127.0.0.1', resolve));
     await closeEditors();
-    await runCommand('Scout: Show Results');
+    await runCommand(page, 'Scout: Show Results');
   });
 
   after(async () => {
-    restoreSettings?.();
+    await restoreSettings?.();
     await new Promise((resolve) => searxng?.close(resolve));
     await new Promise((resolve) => server?.close(resolve));
     rmSync(path.join(workspace, 'ui-panel'), { recursive: true, force: true });
@@ -76,16 +77,16 @@ describe('Scout Results panel and commands', function () {
     await agentCards.first().waitFor();
     assert.ok((await agentCards.count()) > 0);
     assert.match(await agentCards.first().locator('.tool').innerText(), /^(glob|grep|workspace_search|web_search|web_fetch)$/);
-    await runCommand('Scout: Clear Results');
+    await runCommand(page, 'Scout: Clear Results');
     await panel().locator('#empty').waitFor({ state: 'visible' });
     assert.equal(await panel().locator('article.card').count(), 0);
   });
 
   it('runs Search Text (grep) from the Command Palette and shows a card with the right counts', async () => {
     const cards = await cardCount();
-    await runCommand('Scout: Search Text (grep)…');
-    await answer('Search Text (grep) (1/2)', 'marker');
-    await answer('Search Text (grep) (2/2)', 'ui-panel/**');
+    await runCommand(page, 'Scout: Search Text (grep)…');
+    await answerInputBox(page, 'Scout: Search Text (grep) (1/2)', 'marker');
+    await answerInputBox(page, 'Scout: Search Text (grep) (2/2)', 'ui-panel/**');
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: 'Done' }).waitFor();
     assert.equal(await card.locator('.tool').innerText(), 'grep');
@@ -97,8 +98,8 @@ describe('Scout Results panel and commands', function () {
   });
 
   it('validates the input as you type with the tool’s own rules', async () => {
-    await runCommand('Scout: Search Text (grep)…');
-    await answer('Search Text (grep) (1/2)', 'x');
+    await runCommand(page, 'Scout: Search Text (grep)…');
+    await answerInputBox(page, 'Scout: Search Text (grep) (1/2)', 'x');
     await quickInputTitle('Search Text (grep) (2/2)').waitFor();
     await page.keyboard.type('a,b');
     const message = page.locator('.quick-input-widget .quick-input-message');
@@ -138,8 +139,8 @@ describe('Scout Results panel and commands', function () {
 
   it('fetches a loopback page that carries script, and no script of it runs anywhere', async () => {
     const cards = await cardCount();
-    await runCommand('Scout: Fetch URL…');
-    await answer('Fetch URL', `http://127.0.0.1:${server.address().port}/page`);
+    await runCommand(page, 'Scout: Fetch URL…');
+    await answerInputBox(page, 'Scout: Fetch URL', `http://127.0.0.1:${server.address().port}/page`);
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: 'Done' }).waitFor();
     assert.equal(await card.locator('.tool').innerText(), 'web_fetch');
@@ -165,9 +166,9 @@ describe('Scout Results panel and commands', function () {
   it('cancels a slow search from its card', async () => {
     writeSlowFile();
     const cards = await cardCount();
-    await runCommand('Scout: Search Text (grep)…');
-    await answer('Search Text (grep) (1/2)', SLOW_PATTERN);
-    await answer('Search Text (grep) (2/2)', `${path.dirname(SLOW_FILE)}/**`);
+    await runCommand(page, 'Scout: Search Text (grep)…');
+    await answerInputBox(page, 'Scout: Search Text (grep) (1/2)', SLOW_PATTERN);
+    await answerInputBox(page, 'Scout: Search Text (grep) (2/2)', `${path.dirname(SLOW_FILE)}/**`);
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: 'Running' }).waitFor();
     await waitUntil(() => rgProcesses().length > 0, 5_000, 'rg to start the slow search');
@@ -183,26 +184,25 @@ describe('Scout Results panel and commands', function () {
 
   it('runs Find Files (glob) and Search Workspace (literal), and shows every kind of card in a dark and a light theme', async () => {
     let cards = await cardCount();
-    await runCommand('Scout: Find Files (glob)…');
-    await answer('Find Files (glob)', 'ui-panel/*');
+    await runCommand(page, 'Scout: Find Files (glob)…');
+    await answerInputBox(page, 'Scout: Find Files (glob)', 'ui-panel/*');
     const glob = await newCard(cards);
     await glob.locator('.card-meta', { hasText: '2 files' }).waitFor();
     assert.deepEqual((await glob.locator('.file-row .path').allInnerTexts()).sort(), ['ui-panel/alpha.ts', 'ui-panel/beta.md']);
     cards = await cardCount();
-    await runCommand('Scout: Search Workspace (literal)…');
-    await answer('Search Workspace (literal) (1/2)', 'Marker');
-    await answer('Search Workspace (literal) (2/2)', 'ui-panel');
+    await runCommand(page, 'Scout: Search Workspace (literal)…');
+    await answerInputBox(page, 'Scout: Search Workspace (literal) (1/2)', 'Marker');
+    await answerInputBox(page, 'Scout: Search Workspace (literal) (2/2)', 'ui-panel');
     const literal = await newCard(cards);
     await literal.locator('.card-meta', { hasText: 'Done' }).waitFor();
     assert.equal(await literal.locator('.tool').innerText(), 'workspace_search');
     assert.deepEqual(await literal.locator('.line-row mark').allInnerTexts(), ['marker', 'marker', 'marker']);
 
     // web_search through SearXNG on loopback, chosen in the remote machine settings (the base URL is machine-scoped).
-    restoreSettings = editMachineSettings({ 'scout.webSearch.provider': 'searxng', 'scout.webSearch.baseUrls': { searxng: `http://127.0.0.1:${searxng.address().port}` } });
-    await page.waitForTimeout(2_000); // code-server reloads the changed settings file
+    restoreSettings = await editMachineSettings({ 'scout.webSearch.provider': 'searxng', 'scout.webSearch.baseUrls': { searxng: `http://127.0.0.1:${searxng.address().port}` } });
     cards = await cardCount();
-    await runCommand('Scout: Web Search…');
-    await answer('Web Search', 'scout panel');
+    await runCommand(page, 'Scout: Web Search…');
+    await answerInputBox(page, 'Scout: Web Search', 'scout panel');
     const web = await newCard(cards);
     await web.locator('.card-meta', { hasText: 'Done' }).waitFor();
     assert.deepEqual(searches, ['scout panel']);
@@ -215,7 +215,7 @@ describe('Scout Results panel and commands', function () {
     assert.equal(await web.locator('b, img, script').count(), 0);
 
     mkdirSync(SCREENSHOTS, { recursive: true });
-    await runCommand('View: Toggle Maximized Panel');
+    await runCommand(page, 'View: Toggle Maximized Panel');
     for (const theme of ['Dark Modern', 'Light Modern']) {
       await setColorTheme(theme);
       await page.mouse.move(0, 0);
@@ -224,14 +224,14 @@ describe('Scout Results panel and commands', function () {
       await page.locator('.part.panel').screenshot({ path: file });
     }
     await setColorTheme('Dark Modern');
-    await runCommand('View: Toggle Maximized Panel');
+    await runCommand(page, 'View: Toggle Maximized Panel');
   });
 
   it('opens the complete result of an over-cap call from its card', async () => {
     for (let i = 0; i < MANY; i++) write(`ui-panel/many/f${String(i).padStart(3, '0')}.txt`, 'x\n');
     const cards = await cardCount();
-    await runCommand('Scout: Find Files (glob)…');
-    await answer('Find Files (glob)', 'ui-panel/many/*');
+    await runCommand(page, 'Scout: Find Files (glob)…');
+    await answerInputBox(page, 'Scout: Find Files (glob)', 'ui-panel/many/*');
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: `${MANY} files` }).waitFor();
     await card.locator('.flag', { hasText: 'truncated' }).waitFor();
@@ -258,36 +258,23 @@ describe('Scout Results panel and commands', function () {
   });
 
   it('stores a web search API key from a password box, and removes it with an empty one', async () => {
-    await runCommand('Scout: Set Web Search API Key');
+    await runCommand(page, 'Scout: Set Web Search API Key');
     await page.locator('.quick-input-widget input[placeholder^="Which web search provider"]').waitFor();
-    await pickRow('Brave Search');
+    await pickRow(page, 'Brave Search');
     await quickInputTitle('Scout: Brave Search API key').waitFor();
     assert.equal(await page.locator('.quick-input-widget input').getAttribute('type'), 'password');
     await page.keyboard.type('test-key-123');
     await page.keyboard.press('Enter');
-    await notification('the Brave Search API key was saved');
-    await runCommand('Scout: Set Web Search API Key');
+    await takeNotification(page, 'the Brave Search API key was saved');
+    await runCommand(page, 'Scout: Set Web Search API Key');
     await page.locator('.quick-input-widget input[placeholder^="Which web search provider"]').waitFor();
-    await pickRow('Brave Search');
+    await pickRow(page, 'Brave Search');
     await quickInputTitle('Scout: Brave Search API key').waitFor();
     await page.keyboard.press('Enter');
-    await notification('the Brave Search API key was removed');
+    await takeNotification(page, 'the Brave Search API key was removed');
   });
 
   // ---- helpers ------------------------------------------------------------------------------------
-
-  /**
-   * Adds `values` to code-server's Machine/settings.json: the remote settings, which override user settings
-   * and are the only place the remote extension host reads machine-scoped ones from. Returns a function that
-   * restores the file.
-   */
-  function editMachineSettings(values) {
-    const file = path.join(uiHost().userDataDir, 'Machine', 'settings.json');
-    const original = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify({ ...(original ? JSON.parse(original) : {}), ...values }, null, 2)}\n`);
-    return () => (original === undefined ? rmSync(file, { force: true }) : writeFileSync(file, original));
-  }
 
   function write(rel, content) {
     const file = path.join(workspace, rel);
@@ -342,60 +329,12 @@ describe('Scout Results panel and commands', function () {
     return page.locator('.quick-input-widget .quick-input-title', { hasText: text });
   }
 
-  /** Runs a command from the Command Palette: types its title and clicks the entry with exactly that label. */
-  async function runCommand(title) {
-    await openPalette();
-    await page.keyboard.type(title);
-    await pickRow(title);
-  }
-
-  /**
-   * Opens the Command Palette with F1 and waits until it has the keyboard. The workbench can take focus
-   * back right after (a view restoring its focus closes the palette), so it tries again a few times.
-   */
-  async function openPalette() {
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press('F1');
-      const focused = await page
-        .waitForFunction(() => document.activeElement?.matches('.quick-input-widget input') && document.activeElement.checkVisibility(), null, { timeout: 2_000 })
-        .then(() => true, () => false);
-      if (focused) {
-        await page.waitForTimeout(100);
-        if (await page.locator('.quick-input-widget input:focus').isVisible()) return;
-      }
-      if (attempt === 3) assert.fail('the Command Palette did not take the keyboard');
-      await page.keyboard.press('Escape');
-    }
-  }
-
-  /**
-   * Accepts the quick-pick row whose label is exactly `label`, once the list has filtered down to the
-   * typed text (the row is the first one): Enter when it is focused, a click otherwise.
-   */
-  async function pickRow(label) {
-    const exact = page.locator('.label-name', { hasText: new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) });
-    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
-    const row = rows.filter({ has: exact }).first();
-    await row.waitFor();
-    await page.waitForTimeout(200); // let the list settle after the last keystroke
-    if (await row.evaluate((el) => el.classList.contains('focused'))) await page.keyboard.press('Enter');
-    else await row.click();
-  }
-
-  /** Types `text` into the input box titled `Scout: <title>` and accepts it. */
-  async function answer(title, text) {
-    await quickInputTitle(`Scout: ${title}`).waitFor();
-    if (text) await page.keyboard.type(text);
-    await page.waitForTimeout(150);
-    await page.keyboard.press('Enter');
-  }
-
   /** Picks a colour theme with Preferences: Color Theme and waits until the workbench and the panel use it. */
   async function setColorTheme(theme) {
-    await runCommand('Preferences: Color Theme');
+    await runCommand(page, 'Preferences: Color Theme');
     await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor();
     await page.keyboard.type(theme);
-    await pickRow(theme);
+    await pickRow(page, theme);
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
     const kind = /dark/i.test(theme) ? 'dark' : 'light';
     const workbench = page.locator(`.monaco-workbench.${kind === 'dark' ? 'vs-dark' : 'vs'}`);
@@ -406,16 +345,7 @@ describe('Scout Results panel and commands', function () {
   }
 
   async function closeEditors() {
-    await runCommand('View: Close All Editors');
-  }
-
-  /** Waits for a notification toast containing `text`, then closes it. */
-  async function notification(text) {
-    const toast = page.locator('.notification-toast', { hasText: text });
-    await toast.waitFor();
-    await toast.hover();
-    await toast.locator('.codicon-notifications-clear').click();
-    await toast.waitFor({ state: 'hidden' });
+    await runCommand(page, 'View: Close All Editors');
   }
 
   async function activeTab(name) {
