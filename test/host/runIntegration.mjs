@@ -96,7 +96,7 @@ try {
   const uiFiles = readdirSync(path.join(testExtensionRoot, 'ui')).filter((f) => f.endsWith('.ui.mjs')).sort();
   if (uiFiles.length) {
     phase = 'running the UI tests';
-    setUiHost({ page, baseUrl: server.url, folder: workspace, userDataDir, workbenchUrl: (folder) => workbenchUrl(server.url, folder) });
+    setUiHost({ page, baseUrl: server.url, folder: workspace, userDataDir, resultsDir: results, workbenchUrl: (folder) => workbenchUrl(server.url, folder) });
     ({ passes: uiPasses, failures: uiFailures } = await runUiTests(uiFiles.map((f) => path.join(testExtensionRoot, 'ui', f)), page));
   }
 

@@ -19,6 +19,7 @@ export function activate(context: vscode.ExtensionContext): void {
   registerAgentCommands(context);
   const folders = vscode.workspace.workspaceFolders?.length ?? 0;
   const window: WindowKind = folders > 1 ? 'multiRoot' : folders === 1 ? 'folder' : 'emptyWindow';
+  reportScoutSettings(context, path.join(dir, `settings-${window}.json`));
   void runSuites(window)
     .catch((e: unknown): SuiteReport => ({ ...emptyReport(window), failures: 1, crash: e instanceof Error ? (e.stack ?? e.message) : String(e) }))
     .then((report) => {
@@ -26,6 +27,21 @@ export function activate(context: vscode.ExtensionContext): void {
       fs.writeFileSync(`${file}.partial`, JSON.stringify(report, null, 2));
       fs.renameSync(`${file}.partial`, file);
     });
+}
+
+/**
+ * Keeps `file` holding the `scout.*` settings as this extension host sees them, rewritten on every change,
+ * so a UI test that edits a settings file can wait until the change has reached the host (uiHost.mjs).
+ */
+function reportScoutSettings(context: vscode.ExtensionContext, file: string): void {
+  const write = () => {
+    const scout = vscode.workspace.getConfiguration('scout');
+    const sections = Object.fromEntries(['search', 'workspaceSearch', 'webFetch', 'webSearch'].map((s) => [s, scout.get(s)]));
+    fs.writeFileSync(`${file}.partial`, JSON.stringify({ ...sections, ripgrepPath: scout.get('ripgrepPath') }));
+    fs.renameSync(`${file}.partial`, file);
+  };
+  write();
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('scout') && write()));
 }
 
 function emptyReport(window: WindowKind): SuiteReport {

@@ -79,12 +79,11 @@ describe('attack: a web search API key in the real editor', function () {
     });
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     // Tavily on loopback, chosen in code-server's Machine/settings.json (the base URL is machine-scoped).
-    restoreSettings = editMachineSettings({
+    restoreSettings = await editMachineSettings({
       'scout.webSearch.provider': 'tavily',
       'scout.webSearch.baseUrls': { tavily: `http://127.0.0.1:${server.address().port}` },
       'scout.webSearch.searchTimeoutMs': 2000,
     });
-    await page.waitForTimeout(2_000); // code-server reloads the changed settings file
     await runCommand(page, 'Scout: Set Web Search API Key');
     await page.locator('.quick-input-widget input[placeholder^="Which web search provider"]').waitFor();
     await pickRow(page, 'Tavily');
@@ -99,7 +98,7 @@ describe('attack: a web search API key in the real editor', function () {
     await pickRow(page, 'Tavily').catch(() => {});
     await answerInputBox(page, 'Scout: Tavily API key', '').catch(() => {});
     await takeNotification(page, 'Tavily API key was removed').catch(() => {});
-    restoreSettings?.();
+    await restoreSettings?.();
     server?.closeAllConnections();
     await new Promise((resolve) => server?.close(resolve));
   });
