@@ -39,7 +39,7 @@ export interface WebFetchConfig {
   extractMainContent: boolean;
   /** Domains fetched without a confirmation prompt. */
   autoApprovedDomains: string[];
-  /** ms the conversion worker may run before it is terminated and raw text returned. */
+  /** ms from the download's end (waiting for a free worker included) until the conversion is abandoned and raw text returned. */
   conversionTimeoutMs: number;
 }
 

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { parseArguments } from '../args';
 import type { ScoutConfig } from '../config';
 import { ToolError } from '../errors';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import { classifyContent } from './convert/contentKind';
 import { MAX_NESTING_DEPTH } from './convert/htmlScan';
-import { ConvertWorkerPool, type RenderResult } from './convert/workerPool';
+import { sharedConvertWorkerPool, type ConvertWorkerPool, type RenderResult } from './convert/workerPool';
 import { formatFetchOutput } from './fetchOutput';
 import { AddressGuard } from './http/addressGuard';
 import type { BodyCut } from './http/body';
@@ -60,7 +60,7 @@ const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.9,text/p
  * {@link webFetchTool} (the script next to the running bundle); tests pass the built `dist/convertWorker.js`.
  */
 export function createWebFetchTool(convertWorkerPath: string): ScoutTool<WebFetchArgs, WebFetchValue> {
-  const workers = new ConvertWorkerPool(convertWorkerPath);
+  const workers = sharedConvertWorkerPool(convertWorkerPath);
   return {
     name: 'web_fetch',
     parse(input: unknown): WebFetchArgs {

@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ToolError } from '../../errors';
 import { bytesForChars, cutAtCodePoint } from '../codePoints';
@@ -30,31 +31,72 @@ export type WorkerFailure = 'timeout' | 'worker-error';
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 512 };
 
 /**
+ * Most conversion workers alive at once in one pool (Scout's choice): one per core, leaving a core for the
+ * extension host, and never more than 4 (each costs tens of MB and ~100 ms of start-up on the calling thread;
+ * a 20 KB page converts in tens of ms, so more workers would buy little). At least 1.
+ */
+export const MAX_CONVERT_WORKERS = Math.max(1, Math.min(os.availableParallelism() - 1 || 1, 4));
+
+/** A request waiting for, or running on, a worker. */
+interface Task {
+  /** Posts the request to `worker`, which the pool has just given it. */
+  start(worker: Worker): void;
+}
+
+/** An idle worker and the timer that retires it. */
+interface IdleWorker {
+  readonly worker: Worker;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
  * Runs decode-and-convert requests in `worker_threads` workers (dist/convertWorker.js) so parsing and
  * conversion never block the calling thread.
  *
- * Each request gets a time budget; when it runs out, the worker is terminated and the decoded source is
- * returned raw (or, if even decoding had not finished, the bytes decoded as UTF-8 here). Cancellation
- * terminates the worker too. One finished worker is kept warm (unreferenced, so it never keeps a process
- * alive) for `idleMs`, which spares the next call the bundle's start-up and JIT warm-up; concurrent calls
- * use extra workers that exit when done. The same workers run the other DOM tasks of the web tools
- * ({@link ConvertWorkerPool.task}, e.g. parsing a DuckDuckGo result page for web_search).
+ * At most `maxWorkers` workers exist at once (busy, idle, or terminated but not yet exited); further requests
+ * wait in a FIFO queue. A worker that answered is reused: it waits unreferenced (it never keeps a process
+ * alive) for the next request and is retired after `idleMs` without one. A worker that died or was terminated
+ * is replaced by a new one when a request needs it.
+ *
+ * Time budget: `timeoutMs` is measured from the call, so time spent queued counts against it. A call therefore
+ * settles within its budget whatever the load: if the budget runs out while queued, the request never starts;
+ * if it runs out while converting, the worker is terminated. Either way the decoded source is returned raw (or,
+ * if even decoding had not finished, the bytes decoded as UTF-8 here). The caller's `signal` applies as well:
+ * cancelling removes a queued request without starting anything, or terminates the worker running it.
+ *
+ * The same workers run the other DOM tasks of the web tools ({@link ConvertWorkerPool.task}, e.g. parsing a
+ * DuckDuckGo result page for web_search); web_fetch and web_search share one pool ({@link sharedConvertWorkerPool}).
  */
 export class ConvertWorkerPool {
-  private idle: Worker | undefined;
-  private idleTimer: NodeJS.Timeout | undefined;
+  /** Every worker thread that has not exited yet. */
+  private readonly workers = new Set<Worker>();
+  /** Idle workers, the most recently used last (taken first, so surplus ones retire). */
+  private readonly idle: IdleWorker[] = [];
+  private readonly queue: Task[] = [];
 
   /**
    * @param scriptPath absolute path of dist/convertWorker.js
-   * @param idleMs how long a warm worker waits for the next request before it exits
+   * @param idleMs how long an idle worker waits for the next request before it exits
+   * @param maxWorkers most workers alive at once (at least 1)
    */
   constructor(
     readonly scriptPath: string,
     private readonly idleMs = 60_000,
+    private readonly maxWorkers = MAX_CONVERT_WORKERS,
   ) {}
 
+  /** Worker threads alive now (busy, idle, or terminated but not yet exited); never more than `maxWorkers`. */
+  get size(): number {
+    return this.workers.size;
+  }
+
+  /** Requests waiting for a worker. */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   /**
-   * Decodes and (for HTML) converts one body within `timeoutMs`.
+   * Decodes and (for HTML) converts one body within `timeoutMs` (counted from this call, queueing included).
    * @throws ToolError WEB_ABORTED when `signal` aborts
    */
   render(request: RenderRequest, timeoutMs: number, signal: AbortSignal): Promise<RenderResult> {
@@ -85,7 +127,7 @@ export class ConvertWorkerPool {
 
   /**
    * Runs one task of another kind than rendering (see worker.ts) and resolves its single reply, or the
-   * failure when the time budget ran out or the worker died.
+   * failure when the time budget (counted from this call, queueing included) ran out or the worker died.
    * @throws ToolError WEB_ABORTED when `signal` aborts
    */
   task<T>(request: WorkerTaskRequest, timeoutMs: number, signal: AbortSignal): Promise<{ reply: T } | { failure: WorkerFailure }> {
@@ -96,10 +138,10 @@ export class ConvertWorkerPool {
   }
 
   /**
-   * Posts `message` to a worker and settles with the first value `handle.reply` returns for a message from
-   * it (undefined means "wait for more"), or `handle.fallBack` when `timeoutMs` runs out or the worker dies
-   * (it is then terminated). Cancellation terminates the worker and rejects with WEB_ABORTED. A worker that
-   * answered is kept warm for the next call.
+   * Queues `message` for a worker and settles with the first value `handle.reply` returns for a message from
+   * that worker (undefined means "wait for more"), or `handle.fallBack` when `timeoutMs` runs out (queued or
+   * running) or the worker dies. A worker that answered goes back to the pool; one that timed out is
+   * terminated. Cancellation dequeues the request or terminates its worker, and rejects with WEB_ABORTED.
    */
   private exchange<M, R>(
     message: unknown,
@@ -109,85 +151,116 @@ export class ConvertWorkerPool {
     handle: { reply(message: M): R | undefined; fallBack(failure: WorkerFailure): R },
   ): Promise<R> {
     if (signal.aborted) return Promise.reject(aborted());
-    const worker = this.take();
     return new Promise<R>((resolve, reject) => {
+      let worker: Worker | undefined;
       let settled = false;
-      const settle = (keepWorker: boolean): void => {
+      const finish = (keepWorker: boolean, complete: () => void): void => {
+        if (settled) return;
         settled = true;
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
-        quiet(worker);
-        if (keepWorker) this.release(worker);
-        else void worker.terminate();
+        if (worker === undefined) {
+          this.queue.splice(this.queue.indexOf(task), 1);
+        } else {
+          worker.off('message', onMessage);
+          worker.off('error', onFailure);
+          worker.off('exit', onFailure);
+          if (keepWorker) this.release(worker);
+          else void worker.terminate();
+        }
+        complete();
       };
-      const onAbort = (): void => {
-        if (settled) return;
-        settle(false);
-        reject(aborted());
-      };
-      const timer = setTimeout(() => {
-        if (settled) return;
-        settle(false);
-        resolve(handle.fallBack('timeout'));
-      }, timeoutMs);
-      signal.addEventListener('abort', onAbort, { once: true });
-      worker.on('message', (m: M) => {
-        if (settled) return;
+      const onMessage = (m: M): void => {
         const result = handle.reply(m);
-        if (result === undefined) return;
-        settle(true);
-        resolve(result);
-      });
-      const onWorkerFailure = (): void => {
-        if (settled) return;
-        settle(false);
-        resolve(handle.fallBack('worker-error'));
+        if (result !== undefined) finish(true, () => resolve(result));
       };
-      worker.on('error', onWorkerFailure);
-      worker.on('exit', onWorkerFailure);
-      worker.postMessage(message, transfer);
+      const onFailure = (): void => finish(false, () => resolve(handle.fallBack('worker-error')));
+      const onAbort = (): void => finish(false, () => reject(aborted()));
+      const task: Task = {
+        start: (given) => {
+          worker = given;
+          worker.on('message', onMessage);
+          worker.on('error', onFailure);
+          worker.on('exit', onFailure);
+          worker.postMessage(message, transfer);
+        },
+      };
+      const timer = setTimeout(() => finish(false, () => resolve(handle.fallBack('timeout'))), timeoutMs);
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(task);
+      this.dispatch();
     });
   }
 
-  /** Terminates the warm worker, if any. */
+  /** Terminates the idle workers; running requests finish (or time out) as usual. */
   async dispose(): Promise<void> {
-    clearTimeout(this.idleTimer);
-    const worker = this.idle;
-    this.idle = undefined;
-    await worker?.terminate();
+    const idle = this.idle.splice(0);
+    for (const { timer } of idle) clearTimeout(timer);
+    await Promise.all(idle.map(({ worker }) => worker.terminate()));
   }
 
-  private take(): Worker {
-    const worker = this.idle ?? new Worker(this.scriptPath, { resourceLimits: RESOURCE_LIMITS });
-    this.idle = undefined;
-    clearTimeout(this.idleTimer);
-    quiet(worker);
-    worker.ref();
+  /** Gives queued requests, oldest first, an idle worker or a new one while the bound allows. */
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const worker = this.takeIdle() ?? (this.workers.size < this.maxWorkers ? this.startWorker() : undefined);
+      if (worker === undefined) return;
+      this.queue.shift()!.start(worker);
+    }
+  }
+
+  private takeIdle(): Worker | undefined {
+    const entry = this.idle.pop();
+    if (entry === undefined) return undefined;
+    clearTimeout(entry.timer);
+    entry.worker.ref();
+    return entry.worker;
+  }
+
+  /**
+   * Starts a worker with the pool's own two listeners, which stay for its lifetime: one swallows 'error' (a
+   * worker that fails while idle or being terminated must not raise an uncaught exception in the host), the
+   * other forgets the worker when it exits and lets a queued request have its place.
+   */
+  private startWorker(): Worker {
+    const worker = new Worker(this.scriptPath, { resourceLimits: RESOURCE_LIMITS });
+    this.workers.add(worker);
+    worker.on('error', () => undefined);
+    worker.once('exit', () => {
+      this.workers.delete(worker);
+      const index = this.idle.findIndex((entry) => entry.worker === worker);
+      if (index >= 0) clearTimeout(this.idle.splice(index, 1)[0]!.timer);
+      this.dispatch();
+    });
     return worker;
   }
 
+  /** Hands a worker that answered to the next queued request, or parks it unreferenced until `idleMs` passes. */
   private release(worker: Worker): void {
-    if (this.idle) {
-      void worker.terminate();
-      return;
-    }
     worker.unref();
-    worker.once('exit', () => {
-      if (this.idle === worker) this.idle = undefined;
-    });
-    this.idle = worker;
-    this.idleTimer = setTimeout(() => void this.dispose(), this.idleMs);
-    this.idleTimer.unref();
+    const timer = setTimeout(() => {
+      const index = this.idle.findIndex((entry) => entry.worker === worker);
+      if (index >= 0) this.idle.splice(index, 1);
+      void worker.terminate();
+    }, this.idleMs);
+    timer.unref();
+    this.idle.push({ worker, timer });
+    this.dispatch();
   }
 }
 
+const sharedPools = new Map<string, ConvertWorkerPool>();
+
 /**
- * Drops a worker's listeners from an earlier call, keeping one that swallows 'error': a worker that fails
- * while idle or being terminated must not raise an uncaught exception in the host.
+ * The process-wide pool for one worker script, so every web tool built on that script (web_fetch,
+ * web_search) shares one bound of {@link MAX_CONVERT_WORKERS} workers.
  */
-function quiet(worker: Worker): void {
-  worker.removeAllListeners();
-  worker.on('error', () => undefined);
+export function sharedConvertWorkerPool(scriptPath: string): ConvertWorkerPool {
+  let pool = sharedPools.get(scriptPath);
+  if (pool === undefined) {
+    pool = new ConvertWorkerPool(scriptPath);
+    sharedPools.set(scriptPath, pool);
+  }
+  return pool;
 }
 
 function aborted(): ToolError {

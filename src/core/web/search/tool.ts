@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { isToolError, ToolError } from '../../errors';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../../tool';
 import { cutAtCodePoint } from '../codePoints';
-import { ConvertWorkerPool } from '../convert/workerPool';
+import { sharedConvertWorkerPool, type ConvertWorkerPool } from '../convert/workerPool';
 import { parseWebSearchArguments, type WebSearchArgs } from './arguments';
 import { runAllOrFail } from './batch';
 import { mergeRoundRobin } from './merge';
@@ -17,7 +17,7 @@ import { redactSecret } from './text';
  * The extension and CLI use {@link webSearchTool}; tests pass the built `dist/convertWorker.js`.
  */
 export function createWebSearchTool(convertWorkerPath: string): ScoutTool<WebSearchArgs, WebSearchValue> {
-  const workers = new ConvertWorkerPool(convertWorkerPath);
+  const workers = sharedConvertWorkerPool(convertWorkerPath);
   return {
     name: 'web_search',
     parse: (input, config) => parseWebSearchArguments(input, config.webSearch.searchMaxQueries),
