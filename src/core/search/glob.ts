@@ -4,12 +4,11 @@ import { parseArguments } from '../args';
 import { ToolError } from '../errors';
 import { globArgv } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';
-import { runRipgrep } from '../ripgrep/process';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import { pathSchema, patternSchema } from './arguments';
 import { count, displayPaths, layoutResult, saveCompleteResult } from './page';
 import { sampleAcrossTopLevel } from './sample';
-import { outputPrefixLength, resolveSearchTarget, workdirNote } from './target';
+import { outputPrefixLength, resolveSearchTarget, runSearch, workdirNote } from './target';
 
 /** glob's arguments (seed 000): `pattern`, optional directory `path`. */
 export const globInputSchema = z.strictObject({
@@ -56,19 +55,7 @@ async function runGlob(args: GlobArgs, env: ToolEnv): Promise<ToolOutput<GlobVal
   // rg --sort=modified prints the whole list at once when it is done, so nothing is gained by parsing as
   // chunks arrive: they are kept (within rawOutputMaxBytes) and decoded in one pass at the end.
   const chunks: Buffer[] = [];
-  const argv = globArgv(args.pattern, target.relPath);
-  env.log.trace(`glob: ${env.ripgrepPath} ${JSON.stringify(argv)} in ${target.workdir}`);
-  const exit = await runRipgrep({
-    rgPath: env.ripgrepPath,
-    args: argv,
-    cwd: target.workdir,
-    signal: env.signal,
-    timeoutMs: config.timeoutMs,
-    graceMs: config.graceMs,
-    rawOutputMaxBytes: config.rawOutputMaxBytes,
-    stderrMaxBytes: config.stderrMaxBytes,
-    onStdout: (chunk) => chunks.push(chunk),
-  });
+  const exit = await runSearch('glob', globArgv(args.pattern, target.relPath), target, env, (chunk) => chunks.push(chunk));
   interpretExit(exit, { glob: { name: 'pattern', value: args.pattern } });
   const stdout = Buffer.concat(chunks);
   // `--null` ends every path with a NUL byte, so anything else is not rg's list (a broken or foreign binary).

@@ -3,12 +3,11 @@ import { parseArguments } from '../args';
 import { grepArgv } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';
 import { RgJsonReader, type RgData, type RgSubmatch } from '../ripgrep/jsonStream';
-import { runRipgrep } from '../ripgrep/process';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import { includeSchema, pathSchema, patternSchema } from './arguments';
 import { count, displayPath, layoutResult, saveCompleteResult } from './page';
 import { previewLine } from './preview';
-import { outputPrefixLength, resolveSearchTarget, workdirNote } from './target';
+import { outputPrefixLength, resolveSearchTarget, runSearch, workdirNote } from './target';
 
 /** grep's arguments (seed 000): `pattern`, optional file-or-directory `path`, optional single `include` glob. */
 export const grepInputSchema = z.strictObject({
@@ -73,19 +72,7 @@ async function runGrep(args: GrepArgs, env: ToolEnv): Promise<ToolOutput<GrepVal
   const target = await resolveSearchTarget(args.path, env, 'file-or-directory');
   const groups = collectMatches(outputPrefixLength(target));
   const reader = new RgJsonReader(groups.add);
-  const argv = grepArgv(args.pattern, args.include, target.relPath);
-  env.log.trace(`grep: ${env.ripgrepPath} ${JSON.stringify(argv)} in ${target.workdir}`);
-  const exit = await runRipgrep({
-    rgPath: env.ripgrepPath,
-    args: argv,
-    cwd: target.workdir,
-    signal: env.signal,
-    timeoutMs: config.timeoutMs,
-    graceMs: config.graceMs,
-    rawOutputMaxBytes: config.rawOutputMaxBytes,
-    stderrMaxBytes: config.stderrMaxBytes,
-    onStdout: (chunk) => reader.push(chunk),
-  });
+  const exit = await runSearch('grep', grepArgv(args.pattern, args.include, target.relPath), target, env, (chunk) => reader.push(chunk));
   reader.end();
   interpretExit(exit, {
     regex: { name: 'pattern', value: args.pattern },

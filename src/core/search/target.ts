@@ -1,4 +1,5 @@
 import { ToolError } from '../errors';
+import { runRipgrep, type RipgrepExit } from '../ripgrep/process';
 import type { ToolEnv } from '../tool';
 import { resolveTarget, type ResolvedTarget } from '../workspace/folders';
 
@@ -43,4 +44,33 @@ export function workdirNote(target: ResolvedTarget, env: ToolEnv): string {
  */
 export function outputPrefixLength(target: ResolvedTarget): number {
   return target.relPath === '.' ? 2 : 0;
+}
+
+/**
+ * Runs rg for a glob or grep call in `target.workdir`, with the call's signal and the `scout.search` budgets
+ * (timeoutMs, graceMs, rawOutputMaxBytes, stderrMaxBytes), handing stdout to `onStdout` chunk by chunk.
+ * Logs the argv at trace level.
+ *
+ * @throws ToolError SEARCH_ABORTED | SEARCH_RAW_OUTPUT_OVERFLOW | SEARCH_FAILED (see `runRipgrep`)
+ */
+export function runSearch(
+  tool: 'glob' | 'grep',
+  argv: readonly string[],
+  target: ResolvedTarget,
+  env: ToolEnv,
+  onStdout: (chunk: Buffer) => void,
+): Promise<RipgrepExit> {
+  const config = env.config.search;
+  env.log.trace(`${tool}: ${env.ripgrepPath} ${JSON.stringify(argv)} in ${target.workdir}`);
+  return runRipgrep({
+    rgPath: env.ripgrepPath,
+    args: argv,
+    cwd: target.workdir,
+    signal: env.signal,
+    timeoutMs: config.timeoutMs,
+    graceMs: config.graceMs,
+    rawOutputMaxBytes: config.rawOutputMaxBytes,
+    stderrMaxBytes: config.stderrMaxBytes,
+    onStdout,
+  });
 }
