@@ -78,7 +78,7 @@ export function parseArguments<S extends z.ZodMiniType>(schema: S, input: unknow
 function describeIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? `is required (${issue.expected}).` : `must be a ${issue.expected}.`;
+      return issue.input === undefined ? `is required (${issue.expected}).` : `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}.`;
     default:
       return issue.message.endsWith('.') ? issue.message : `${issue.message}.`;
   }

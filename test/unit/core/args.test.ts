@@ -82,6 +82,8 @@ describe('parseArguments', () => {
     assert.equal(message(() => parseArguments(schema, { name: 1 })), 'name: must be a string.');
     assert.match(message(() => parseArguments(schema, { name: 'x', count: 1.5 })), /^count: /);
     assert.match(message(() => parseArguments(schema, { name: 'x', tags: [1] })), /^tags\.0: must be a string\.$/);
+    // The article follows the type's first letter (was "must be a array").
+    assert.equal(message(() => parseArguments(schema, { name: 'x', tags: 'a' })), 'tags: must be an array.');
   });
 
   it('passes a refinement message through verbatim', () => {
