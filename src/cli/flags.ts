@@ -1,4 +1,4 @@
-import { defaultConfig, KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, type ScoutConfig, type WebSearchConfig } from '../core/config';
+import { defaultConfig, KEYED_WEB_SEARCH_PROVIDERS, settingProblem, webSearchKeyEnvVar, type ConfigKey, type ScoutConfig, type WebSearchConfig } from '../core/config';
 import { PROVIDERS } from '../core/web/search/providers';
 
 /** A mistake in how the CLI was called (exit status 2). */
@@ -12,7 +12,7 @@ export interface CliSettings {
   cwd: string;
   /** Print the canonical value as JSON instead of the model text. */
   json: boolean;
-  /** `--rg`: the rg binary, tried before the packaged one and PATH. */
+  /** `--rg`: the rg binary to run instead of the packaged one or PATH's (must be an executable file). */
   rgPath?: string;
   /** Log diagnostics to stderr. */
   verbose: boolean;
@@ -43,17 +43,18 @@ export interface CliFlag {
   apply(settings: CliSettings, value: string | undefined): void;
 }
 
-/** A dotted setting path, `section.key` of {@link ScoutConfig}: `search.globMaxResults`. */
-export type ConfigKey = { [S in keyof ScoutConfig]: `${S}.${keyof ScoutConfig[S] & string}` }[keyof ScoutConfig];
-
 /**
  * Sets one setting from a string, converted to the type of its default: a number (finite), `true`/`false`,
  * a string, a string list (a JSON array replaces the list; any other value is appended to it), or an
- * object (a JSON object).
+ * object (a JSON object). The value must then pass the core's `settingProblem` (the numeric ranges of
+ * `NUMERIC_SETTING_LIMITS`, valid `allowedPrivateHosts` entries), the rule the extension applies too.
  *
- * @throws UsageError for an unknown key or a value of the wrong type.
+ * @param flag the flag that sets this one setting (`--allow-private-host`), for `--config` undefined: messages
+ *   then name the flag, and its value is always one list item (so `[fd00::1]` is an address, not JSON).
+ * @throws UsageError for an unknown key, a value of the wrong type, or one the setting does not accept.
  */
-export function setConfigValue(config: ScoutConfig, key: string, raw: string): void {
+export function setConfigValue(config: ScoutConfig, key: string, raw: string, flag?: string): void {
+  const label = flag ?? `setting "${key}"`;
   const [section, name, ...extra] = key.split('.');
   const defaults = defaultConfig() as unknown as Record<string, Record<string, unknown>>;
   if (!section || !name || extra.length || !Object.hasOwn(defaults, section) || !Object.hasOwn(defaults[section]!, name)) {
@@ -63,26 +64,34 @@ export function setConfigValue(config: ScoutConfig, key: string, raw: string): v
   const example = defaults[section]![name];
   if (typeof example === 'number') {
     const n = Number(raw);
-    if (raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`setting "${key}" needs a number, not "${raw}".`);
+    if (raw.trim() === '' || !Number.isFinite(n)) throw new UsageError(`${label} needs a number, not "${raw}".`);
+    check(key, n, label);
     target[name] = n;
   } else if (typeof example === 'boolean') {
-    if (raw !== 'true' && raw !== 'false') throw new UsageError(`setting "${key}" needs true or false, not "${raw}".`);
+    if (raw !== 'true' && raw !== 'false') throw new UsageError(`${label} needs true or false, not "${raw}".`);
     target[name] = raw === 'true';
   } else if (typeof example === 'string') {
     target[name] = raw;
   } else if (Array.isArray(example)) {
-    if (raw.trimStart().startsWith('[')) {
+    if (flag === undefined && raw.trimStart().startsWith('[')) {
       const list = parseJson(key, raw);
-      if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) throw new UsageError(`setting "${key}" needs a JSON array of strings.`);
+      if (!Array.isArray(list) || !list.every((v) => typeof v === 'string')) throw new UsageError(`${label} needs a JSON array of strings.`);
+      check(key, list, label);
       target[name] = list;
     } else {
+      check(key, [raw], label);
       target[name] = [...(target[name] as string[]), raw];
     }
   } else {
     const object = parseJson(key, raw);
-    if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new UsageError(`setting "${key}" needs a JSON object.`);
+    if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new UsageError(`${label} needs a JSON object.`);
     target[name] = object;
   }
+}
+
+function check(key: string, value: unknown, label: string): void {
+  const problem = settingProblem(key, value);
+  if (problem) throw new UsageError(`${label} ${problem}.`);
 }
 
 function parseJson(key: string, raw: string): unknown {
@@ -100,7 +109,7 @@ function parseJson(key: string, raw: string): unknown {
 export function configFlag(name: string, key: ConfigKey, value: string, help: string): CliFlag {
   const [section, setting] = key.split('.') as [keyof ScoutConfig, string];
   const repeatable = Array.isArray((defaultConfig()[section] as unknown as Record<string, unknown>)[setting]);
-  return { name, value, repeatable, help, apply: (settings, v) => setConfigValue(settings.config, key, v!) };
+  return { name, value, repeatable, help, apply: (settings, v) => setConfigValue(settings.config, key, v!, name) };
 }
 
 /** The values of `--provider` (those of the setting scout.webSearch.provider). */
@@ -110,7 +119,7 @@ const WEB_SEARCH_PROVIDERS = Object.keys(PROVIDERS) as WebSearchConfig['provider
 export const CLI_FLAGS: CliFlag[] = [
   { name: '--cwd', value: 'DIR', help: 'workspace folder to run in (default: the current directory)', apply: (s, v) => (s.cwd = v!) },
   { name: '--json', help: 'print the canonical result value as JSON instead of the model text', apply: (s) => (s.json = true) },
-  { name: '--rg', value: 'PATH', help: 'ripgrep binary (default: the packaged @vscode/ripgrep-universal, then rg on PATH)', apply: (s, v) => (s.rgPath = v!) },
+  { name: '--rg', value: 'PATH', help: 'ripgrep binary to run, an executable file (default: the packaged @vscode/ripgrep-universal, then rg on PATH)', apply: (s, v) => (s.rgPath = v!) },
   {
     name: '--config',
     value: 'KEY=VALUE',

@@ -1,4 +1,4 @@
-import { statSync, writeFileSync } from 'node:fs';
+import { lstatSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,7 +15,8 @@ import { parseCommandLine, usage, UsageError, type CliSettings } from './flags';
  * Runs one tool of the registry on a folder (the workspace) and prints the model text, or with `--json` the
  * canonical value. Exit status: 0 success, 1 tool error (its `Error: …` text is printed to stdout, as the
  * model would see it), 2 bad usage (the usage text goes to stderr). Ctrl-C cancels the run: the tool stops
- * its work (rg is killed) and reports its aborted error; a second Ctrl-C exits at once.
+ * its work (rg is killed) and reports its aborted error; a second Ctrl-C exits at once. A reader that closes
+ * stdout early (`| head`) ends the CLI quietly: the rest of the output is dropped and the status is unchanged.
  */
 async function main(argv: readonly string[]): Promise<number> {
   const tools = Object.keys(TOOLS);
@@ -28,6 +29,9 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     if (!findTool(line.tool)) throw new UsageError(`unknown tool "${line.tool}".`);
     checkDirectory(line.settings.cwd);
+    if (line.settings.rgPath !== undefined && !isExecutableFile(path.resolve(line.settings.rgPath))) {
+      throw new UsageError(`--rg ${line.settings.rgPath} is not an executable file.`);
+    }
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`scout: ${e.message}\n\n${usage(tools)}\n`);
@@ -87,11 +91,15 @@ function cliEnv(settings: CliSettings, signal: AbortSignal): ToolEnv {
     config: settings.config,
     signal,
     log,
-    // Located on first use, so tools that never run rg do not need one; a failure is the tool's error.
+    // --rg (checked by main) is used as given. Otherwise located on first use, so tools that never run rg
+    // do not need one; a failure is the tool's error.
     get ripgrepPath(): string {
+      if (ripgrepPath === undefined && settings.rgPath !== undefined) {
+        ripgrepPath = path.resolve(settings.rgPath);
+        log.info(`using ripgrep ${ripgrepPath} (--rg)`);
+      }
       if (ripgrepPath === undefined) {
         const found = locateRipgrep({
-          configuredPath: settings.rgPath ? path.resolve(settings.rgPath) : undefined,
           appRoot: packagedRipgrepRoot(),
           platform: process.platform,
           arch: process.arch,
@@ -99,7 +107,7 @@ function cliEnv(settings: CliSettings, signal: AbortSignal): ToolEnv {
           exists: isExecutableFile,
         });
         for (const skipped of found.skipped) log.warn(`ripgrep not found at ${skipped}`);
-        log.info(`using ripgrep ${found.path} (${found.source})`);
+        log.info(`using ripgrep ${found.path} (${found.source === 'appRoot' ? `bundled ${bundledPackage(found.path)}` : 'found on PATH'})`);
         ripgrepPath = found.path;
       }
       return ripgrepPath;
@@ -119,17 +127,59 @@ function environmentSecret(name: string, env: NodeJS.ProcessEnv): string | undef
   return (provider && env[webSearchKeyEnvVar(provider)]?.trim()) || undefined;
 }
 
-/** Saves a complete over-cap result as a new file under the OS temp folder (issue 2: the CLI's spill). */
+/** The npm package a bundled rg path lies in: `@vscode/ripgrep-universal`, or the legacy `@vscode/ripgrep`. */
+function bundledPackage(rgPath: string): string {
+  return rgPath.split(path.sep).includes('ripgrep-universal') ? '@vscode/ripgrep-universal' : '@vscode/ripgrep';
+}
+
+/** How long a CLI spill file is kept: older ones are deleted when the next spill is written. */
+const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Saves a complete over-cap result as a new file `scout-spill-<tool>-<ms>-<pid>.txt` (mode 600) under the OS
+ * temp folder (issue 2: the CLI's spill). First deletes this user's own spill files there last modified more
+ * than {@link SPILL_MAX_AGE_MS} ago (regular files only, never a symlink; failures are ignored).
+ */
 const tempFileSpill: SpillWriter = async (text, meta) => {
-  const file = path.join(os.tmpdir(), `scout-spill-${meta.tool}-${Date.now()}-${process.pid}.txt`);
+  const dir = os.tmpdir();
+  deleteOldSpills(dir, Date.now() - SPILL_MAX_AGE_MS);
+  const file = path.join(dir, `scout-spill-${meta.tool}-${Date.now()}-${process.pid}.txt`);
   writeFileSync(file, text, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
   return { uri: pathToFileURL(file).href, hint: `It is a plain text file at ${file}; read it to see every result.` };
 };
+
+function deleteOldSpills(dir: string, before: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => /^scout-spill-.*\.txt$/.test(name));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      const stat = lstatSync(file);
+      if (stat.isFile() && stat.uid === process.getuid?.() && stat.mtimeMs < before) unlinkSync(file);
+    } catch {
+      // gone already, or not ours to delete
+    }
+  }
+}
 
 function stderrLogger(verbose: boolean): Logger {
   const write = (level: string) => (message: string) => process.stderr.write(`[${level}] ${message}\n`);
   const quiet = (): void => undefined;
   return { trace: verbose ? write('trace') : quiet, info: verbose ? write('info') : quiet, warn: write('warn'), error: write('error') };
+}
+
+/**
+ * A reader that left (EPIPE on stdout or stderr, e.g. `| head -c 10`) is not an error of the run: further
+ * output to that stream is dropped and the exit status stays the run's own. Any other stream error is thrown.
+ */
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+  });
 }
 
 main(process.argv.slice(2)).then(

@@ -1,3 +1,5 @@
+import { parseAllowedPrivateHost } from './web/http/addressGuard';
+
 /**
  * Every tunable of Scout's core, with the seeds' defaults. The VS Code layer reads these from `scout.*`
  * settings (see package.json `contributes.configuration`); the CLI uses the defaults plus its flags.
@@ -117,4 +119,94 @@ export function defaultConfig(): ScoutConfig {
       baseUrls: {},
     },
   };
+}
+
+/** A dotted setting path, `section.key` of {@link ScoutConfig}: `search.globMaxResults` (VS Code: `scout.` before it). */
+export type ConfigKey = { [S in keyof ScoutConfig]: `${S}.${keyof ScoutConfig[S] & string}` }[keyof ScoutConfig];
+
+/** The {@link ConfigKey}s whose value is a number. */
+export type NumericConfigKey = {
+  [S in keyof ScoutConfig]: { [K in keyof ScoutConfig[S]]: ScoutConfig[S][K] extends number ? `${S}.${K & string}` : never }[keyof ScoutConfig[S]];
+}[keyof ScoutConfig];
+
+/** The accepted values of a numeric setting: `minimum` ≤ value ≤ `maximum` (inclusive), a whole number when `integer`. */
+export interface NumericLimits {
+  readonly minimum: number;
+  readonly maximum: number;
+  readonly integer: boolean;
+}
+
+/**
+ * The range of every numeric setting, one rule for both hosts: the CLI refuses a value outside it (exit 2)
+ * and the extension ignores one (default kept, warning logged). package.json's `contributes.configuration`
+ * declares the same `minimum`/`maximum`/`type: integer` (a unit test keeps the two equal). Units are those of
+ * the key's name (ms, bytes, chars, counts).
+ */
+export const NUMERIC_SETTING_LIMITS: Readonly<Record<NumericConfigKey, NumericLimits>> = {
+  'search.globMaxResults': { minimum: 1, maximum: 10_000, integer: true },
+  'search.grepMaxMatches': { minimum: 1, maximum: 100_000, integer: true },
+  'search.grepMaxLineBytes': { minimum: 64, maximum: 1_000_000, integer: true },
+  'search.rawOutputMaxBytes': { minimum: 1_000, maximum: 1_000_000_000, integer: true },
+  'search.timeoutMs': { minimum: 100, maximum: 2_147_483_647, integer: true },
+  'search.graceMs': { minimum: 1, maximum: 2_147_483_647, integer: true },
+  'search.stderrMaxBytes': { minimum: 1_024, maximum: 10_000_000, integer: true },
+  'webFetch.fetchMaxOutputChars': { minimum: 2_000, maximum: 2_000_000, integer: true },
+  'webFetch.fetchTimeoutMs': { minimum: 1_000, maximum: 300_000, integer: true },
+  'webFetch.conversionTimeoutMs': { minimum: 500, maximum: 120_000, integer: true },
+  'webSearch.searchMaxResults': { minimum: 1, maximum: 50, integer: true },
+  'webSearch.searchMaxQueries': { minimum: 1, maximum: 10, integer: true },
+  'webSearch.searchTimeoutMs': { minimum: 1_000, maximum: 300_000, integer: true },
+};
+
+/**
+ * Why `value` is not acceptable for setting `key` beyond its type (which the caller checks against the
+ * default's), as a phrase like `must be an integer from 1 to 10000, not 0`; undefined when it is fine.
+ * Checks {@link NUMERIC_SETTING_LIMITS}, and each entry of `webFetch.allowedPrivateHosts` with the
+ * private-network guard's own parser (`parseAllowedPrivateHost`).
+ */
+export function settingProblem(key: string, value: unknown): string | undefined {
+  const limits = (NUMERIC_SETTING_LIMITS as Readonly<Record<string, NumericLimits>>)[key];
+  if (limits && typeof value === 'number') {
+    const { minimum, maximum, integer } = limits;
+    if (!Number.isFinite(value) || value < minimum || value > maximum || (integer && !Number.isInteger(value))) {
+      return `must be ${integer ? 'an integer' : 'a number'} from ${minimum} to ${maximum}, not ${value}`;
+    }
+  }
+  if (key === 'webFetch.allowedPrivateHosts' && Array.isArray(value)) {
+    const bad = value.find((entry) => typeof entry !== 'string' || !parseAllowedPrivateHost(entry));
+    if (bad !== undefined) return `needs IP addresses, CIDR ranges or host names, and ${JSON.stringify(bad)} is none of them`;
+  }
+  return undefined;
+}
+
+/**
+ * Builds the config from a host's settings: for each key of {@link defaultConfig}, `read(section, key)` gives
+ * the user's value (undefined: not set). A value of another type than the default is ignored silently (the
+ * editor already flags it); an out-of-range number ({@link settingProblem}) is ignored with a `warn`; an
+ * invalid `allowedPrivateHosts` entry is dropped with a `warn` and the valid entries kept.
+ */
+export function configFromSettings(read: (section: string, key: string) => unknown, warn: (message: string) => void): ScoutConfig {
+  const config = defaultConfig();
+  for (const section of Object.keys(config) as (keyof ScoutConfig)[]) {
+    const target = config[section] as unknown as Record<string, unknown>;
+    for (const key of Object.keys(target)) {
+      let value = read(section, key);
+      if (value === undefined || typeof value !== typeof target[key] || Array.isArray(value) !== Array.isArray(target[key])) continue;
+      const id = `${section}.${key}`;
+      if (Array.isArray(value)) {
+        value = value.filter((entry) => {
+          const problem = settingProblem(id, [entry]);
+          if (problem) warn(`Setting scout.${id} ${problem}; that entry is ignored.`);
+          return !problem;
+        });
+      }
+      const problem = settingProblem(id, value);
+      if (problem) {
+        warn(`Setting scout.${id} ${problem}; the default ${JSON.stringify(target[key])} is used instead.`);
+        continue;
+      }
+      target[key] = value;
+    }
+  }
+  return config;
 }

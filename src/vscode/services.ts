@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { defaultConfig, type ScoutConfig } from '../core/config';
+import { configFromSettings, type ScoutConfig } from '../core/config';
 import { ToolError } from '../core/errors';
 import { isExecutableFile, locateRipgrep, type LocatedRipgrep } from '../core/ripgrep/locate';
 import type { ToolEnv, ToolName } from '../core/tool';
@@ -151,19 +151,11 @@ const WORKSPACE_TOOLS: ReadonlySet<ToolName> = new Set<ToolName>(['glob', 'grep'
  * Reads every core setting from `scout.<section>.<key>`, falling back to the core default for each key.
  * Sections and keys are exactly those of {@link ScoutConfig}, so package.json's `contributes.configuration`
  * must declare `scout.search.globMaxResults`, `scout.webFetch.allowedPrivateHosts`, and so on.
- * A value of the wrong type, or a number that is not a positive finite number, is ignored (default kept).
+ * The rules are the core's `configFromSettings`: a value of the wrong type is ignored; a number outside its
+ * `NUMERIC_SETTING_LIMITS` range, or an invalid `allowedPrivateHosts` entry, is ignored and logged as a warning.
+ *
+ * @param warn where the warnings go (default: the Scout output channel, once activated)
  */
-export function readScoutConfig(): ScoutConfig {
-  const config = defaultConfig();
-  for (const section of Object.keys(config) as (keyof ScoutConfig)[]) {
-    const settings = vscode.workspace.getConfiguration(`scout.${section}`);
-    const target = config[section] as unknown as Record<string, unknown>;
-    for (const key of Object.keys(target)) {
-      const value = settings.get(key);
-      if (value === undefined || typeof value !== typeof target[key]) continue;
-      if (typeof value === 'number' && !(Number.isFinite(value) && value > 0)) continue;
-      target[key] = value;
-    }
-  }
-  return config;
+export function readScoutConfig(warn: (message: string) => void = (message) => current?.log.warn(message)): ScoutConfig {
+  return configFromSettings((section, key) => vscode.workspace.getConfiguration(`scout.${section}`).get(key), warn);
 }

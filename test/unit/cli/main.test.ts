@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseCommandLine } from '../../../src/cli/flags';
 import { processesUnder } from '../../helpers/processes';
 import { RG_PATH } from '../../helpers/searchEnv';
 import { makeTree, removeTree, SLOW_PATTERN, writeSlowCorpus } from '../../helpers/tree';
@@ -12,8 +14,8 @@ const MAIN = path.resolve(__dirname, '../../../src/cli/main.ts');
 const TSX = pathToFileURL(require.resolve('tsx')).href;
 
 /** Runs the CLI from source (through tsx) and returns its exit status and output. */
-function cli(args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', TSX, MAIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, PATH: '' } });
+function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ['--import', TSX, MAIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, PATH: '', ...env } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -57,6 +59,16 @@ describe('CLI', function () {
     ['an unknown setting', ['glob', '{}', '--config', 'search.nope=1'], /unknown setting "search.nope"/],
     ['a setting of the wrong type', ['glob', '{}', '--config=search.globMaxResults=many'], /needs a number/],
     ['too many arguments', ['glob', '{}', 'extra'], /expected a tool and one JSON argument/],
+    // Numeric settings have the ranges of NUMERIC_SETTING_LIMITS (package.json's minimum/maximum/integer).
+    ['a zero page size', ['glob', '{"pattern":"*"}', '--config', 'search.globMaxResults=0'], /setting "search\.globMaxResults" must be an integer from 1 to 10000, not 0\./],
+    ['a negative page size', ['glob', '{"pattern":"*"}', '--config', 'search.globMaxResults=-1'], /must be an integer from 1 to 10000, not -1\./],
+    ['a huge page size', ['glob', '{"pattern":"*"}', '--config', 'search.globMaxResults=1e9'], /must be an integer from 1 to 10000, not 1000000000\./],
+    ['a fractional page size', ['glob', '{"pattern":"*"}', '--config', 'search.globMaxResults=2.5'], /must be an integer from 1 to 10000, not 2\.5\./],
+    ['a missing --rg binary', ['glob', '{"pattern":"*.md"}', '--rg', '/nonexistent/rg'], /--rg \/nonexistent\/rg is not an executable file\./],
+    ['a directory as --rg', ['glob', '{"pattern":"*.md"}', '--rg', '/'], /--rg \/ is not an executable file\./],
+    ['an invalid --allow-private-host', ['web_fetch', '{"url":"http://127.0.0.1/"}', '--allow-private-host', 'notanip!!'], /--allow-private-host needs IP addresses, CIDR ranges or host names, and "notanip!!" is none of them\./],
+    ['an empty --allow-private-host', ['web_fetch', '{"url":"http://127.0.0.1/"}', '--allow-private-host', ''], /--allow-private-host needs .* and "" is none of them\./],
+    ['an invalid allowedPrivateHosts list', ['glob', '{}', '--config', 'webFetch.allowedPrivateHosts=["10.0.0.0/8","10.0.0.0/33"]'], /setting "webFetch\.allowedPrivateHosts" needs .* "10\.0\.0\.0\/33" is none of them/],
   ];
   for (const [name, args, message] of usageErrors) {
     it(`exits 2 with usage for ${name}`, () => {
@@ -67,6 +79,12 @@ describe('CLI', function () {
       assert.equal(r.stdout, '');
     });
   }
+
+  it('accepts addresses, CIDR ranges and host names for --allow-private-host', () => {
+    const hosts = ['127.0.0.1', '::1', '[fd00::1]', '10.0.0.0/8', 'intranet.example', 'localhost'];
+    const line = parseCommandLine(['web_fetch', ...hosts.flatMap((h) => ['--allow-private-host', h])], root);
+    assert.deepEqual(line.settings.config.webFetch.allowedPrivateHosts, hosts);
+  });
 
   it('prints help with --help and exits 0', () => {
     const r = cli(['--help'], root);
@@ -90,12 +108,51 @@ describe('CLI', function () {
     }
   });
 
-  it('uses --rg, and warns then falls back to the packaged rg when --rg does not exist', () => {
-    assert.equal(cli(['glob', '{"pattern":"*.md"}', '--rg', RG_PATH], root).status, 0);
-    const missing = cli(['glob', '{"pattern":"*.md"}', '--rg', '/no/rg'], root);
-    // The packaged rg is still found after the missing configured one, with a warning.
-    assert.equal(missing.status, 0);
-    assert.match(missing.stderr, /ripgrep not found at \/no\/rg \(configured path\)/);
+  it('runs the --rg binary, and names where the rg it runs comes from with --verbose', () => {
+    const given = cli(['glob', '{"pattern":"*.md"}', '--rg', RG_PATH, '--verbose'], root);
+    assert.equal(given.status, 0, given.stderr);
+    assert.match(given.stderr, new RegExp(`^\\[info\\] using ripgrep ${RG_PATH.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(--rg\\)$`, 'm'));
+    const bundled = cli(['glob', '{"pattern":"*.md"}', '--verbose'], root);
+    assert.equal(bundled.status, 0, bundled.stderr);
+    assert.match(bundled.stderr, /^\[info\] using ripgrep \S+\/node_modules\/@vscode\/ripgrep-universal\/bin\/\S+\/rg \(bundled @vscode\/ripgrep-universal\)$/m);
+  });
+
+  it('deletes its own spill files older than 24 hours when it writes a new one, and keeps newer ones', () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'scout-cli-tmp-'));
+    try {
+      const old = path.join(tmp, 'scout-spill-glob-1-1.txt');
+      const recent = path.join(tmp, 'scout-spill-grep-2-2.txt');
+      const other = path.join(tmp, 'unrelated.txt');
+      for (const f of [old, recent, other]) writeFileSync(f, 'x');
+      const longAgo = (Date.now() - 25 * 3600_000) / 1000;
+      for (const f of [old, other]) utimesSync(f, longAgo, longAgo);
+      const r = cli(['glob', '{"pattern":"*"}', '--config', 'search.globMaxResults=1'], root, { TMPDIR: tmp });
+      assert.equal(r.status, 0, r.stderr);
+      const left = readdirSync(tmp);
+      assert.ok(!left.includes(path.basename(old)), left.join(', '));
+      assert.ok(left.includes(path.basename(recent)) && left.includes('unrelated.txt'), left.join(', '));
+      assert.equal(left.filter((f) => f.startsWith('scout-spill-glob-')).length, 1, 'the new spill');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('ends quietly with the run\'s own status when the reader closes stdout early (| head -c 10)', async () => {
+    const zod = path.resolve(__dirname, '../../../node_modules/zod');
+    for (const mode of [['--json'], []]) {
+      const child = spawn(process.execPath, ['--import', TSX, MAIN, 'grep', '{"pattern":"export"}', '--cwd', zod, ...mode], { env: { ...process.env, PATH: '' } });
+      let head = '';
+      let stderr = '';
+      child.stdout.once('data', (c: Buffer) => {
+        head = c.subarray(0, 10).toString();
+        child.stdout.destroy();
+      });
+      child.stderr.on('data', (c) => (stderr += c));
+      const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      assert.equal(stderr, '', `${mode.join(' ')}: nothing on stderr`);
+      assert.equal(status, 0, mode.join(' '));
+      assert.equal(head.length, 10);
+    }
   });
 
   it('cancels a running search on Ctrl-C: SEARCH_ABORTED, exit 1, no rg left', async () => {
