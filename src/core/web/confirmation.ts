@@ -15,8 +15,8 @@ export interface FetchConfirmation {
  * Returns undefined when no question is needed: the host is an auto-approved domain (setting
  * `scout.webFetch.autoApprovedDomains`; an entry `example.com` or `*.example.com` approves that host and
  * every subdomain); `url` is not a valid fetchable URL (the call itself then fails with WEB_INVALID_URL); or
- * its host is an address literal the private-network guard refuses before connecting (a loopback, private or
- * metadata address not in `scout.webFetch.allowedPrivateHosts`: the call fails with WEB_BLOCKED_ADDRESS, so
+ * its host is one the private-network guard refuses without DNS (a loopback, private or metadata address
+ * literal, or a `localhost` name, not opened by `scout.webFetch.allowedPrivateHosts`: the call fails with WEB_BLOCKED_ADDRESS, so
  * asking would only make the user approve a request that is never sent). Pure: no I/O, no DNS.
  */
 export function fetchConfirmation(url: unknown, config: ScoutConfig): FetchConfirmation | undefined {
@@ -53,10 +53,10 @@ export function domainMatches(host: string, entry: string): boolean {
   return domain !== '' && (host === domain || host.endsWith(`.${domain}`));
 }
 
-/** True when `host` (bare) is an address literal that `allowedPrivateHosts` does not open (see AddressGuard). */
+/** True when the guard refuses `host` (bare) without DNS: a private address literal or a `localhost` name that `allowedPrivateHosts` does not open (see AddressGuard). */
 function refusedBeforeConnecting(host: string, config: ScoutConfig): boolean {
   try {
-    new AddressGuard(config.webFetch.allowedPrivateHosts).checkLiteral(host);
+    new AddressGuard(config.webFetch.allowedPrivateHosts).checkBeforeResolving(host);
     return false;
   } catch {
     return true;

@@ -77,7 +77,7 @@ export function createWebFetchTool(convertWorkerPath: string): ScoutTool<WebFetc
  *
  * Redirect rule: hops within the same origin, and `http://host` → `https://host`, are followed (up to 5);
  * a hop to any other origin is not followed but reported, naming its target, so the model decides whether
- * to fetch it (a target on a private address is refused outright). Non-2xx statuses are results.
+ * to fetch it (a target the guard refuses without DNS, a private address or `localhost`, is refused outright). Non-2xx statuses are results.
  */
 export const webFetchTool = createWebFetchTool(path.join(__dirname, 'convertWorker.js'));
 
@@ -97,7 +97,7 @@ async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorke
   const notes = [...redirectNotes(res), ...cutNotes(res.cut, config.fetchTimeoutMs), ...statusNotes(res)];
 
   if (res.redirectTo !== null) {
-    refuseBlockedLiteral(res.redirectTo, guard, res.url);
+    refuseBlockedTarget(res.redirectTo, guard, res.url);
     const body = `The server redirects (HTTP ${res.status}) to another origin: ${res.redirectTo}\nScout follows redirects only within the same origin, or from http to https on the same host. If that destination is what you need, call web_fetch with it.`;
     return finish(env.config, { ...base, format: 'redirect', redirectTo: res.redirectTo, extracted: false }, notes, body, false);
   }
@@ -182,10 +182,13 @@ function statusNotes(res: HttpResponse): string[] {
   return [`the server answered with an error status (HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}); the text below is its error page.`];
 }
 
-/** A cross-origin redirect is only reported, but a target that is a private address literal is refused outright. */
-function refuseBlockedLiteral(target: string, guard: AddressGuard, from: string): void {
+/**
+ * A cross-origin redirect is only reported, but a target the guard refuses without DNS (a private address
+ * literal, a `localhost` name) is refused outright, by the same decision a direct fetch of it would get.
+ */
+function refuseBlockedTarget(target: string, guard: AddressGuard, from: string): void {
   try {
-    guard.checkLiteral(bareHostname(new URL(target)));
+    guard.checkBeforeResolving(bareHostname(new URL(target)));
   } catch (e) {
     throw new ToolError('WEB_BLOCKED_ADDRESS', `${from} redirects to ${target}, which Scout refuses: ${(e as ToolError).message}`);
   }

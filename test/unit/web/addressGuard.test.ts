@@ -75,6 +75,28 @@ describe('web/addressGuard', () => {
     });
   });
 
+  describe('checkBeforeResolving (one decision for direct URLs, reported redirects and confirmations)', () => {
+    it('judges an IPv4-mapped IPv6 literal as its IPv4 address', () => {
+      const guard = new AddressGuard(['127.0.0.1']);
+      assert.equal(guard.checkBeforeResolving('::ffff:7f00:1'), true);
+      assert.throws(() => guard.checkBeforeResolving('::ffff:7f00:2'), { code: 'WEB_BLOCKED_ADDRESS', message: /loopback address/ });
+      assert.throws(() => new AddressGuard().checkBeforeResolving('::ffff:7f00:1'), { code: 'WEB_BLOCKED_ADDRESS' });
+    });
+
+    it('refuses localhost and *.localhost names as loopback without DNS (RFC 6761 §6.3) unless the allow-list opens them', () => {
+      for (const name of ['localhost', 'app.localhost', 'a.b.localhost']) {
+        assert.throws(() => new AddressGuard().checkBeforeResolving(name), { code: 'WEB_BLOCKED_ADDRESS', message: new RegExp(`^${name.replace(/\./g, '\\.')} is a loopback name`) }, name);
+        // Only one of the two loopback addresses a localhost name may stand for is not enough.
+        assert.throws(() => new AddressGuard(['127.0.0.1']).checkBeforeResolving(name), { code: 'WEB_BLOCKED_ADDRESS' }, name);
+        assert.equal(new AddressGuard(['127.0.0.1', '::1']).checkBeforeResolving(name), false, name);
+        assert.equal(new AddressGuard([name]).checkBeforeResolving(name), true, name);
+      }
+      // Names that merely contain the word are ordinary names, judged after DNS.
+      assert.equal(new AddressGuard().checkBeforeResolving('localhost.example.com'), false);
+      assert.equal(new AddressGuard().checkBeforeResolving('mylocalhost'), false);
+    });
+  });
+
   describe('lookup (connect-time check)', () => {
     it('fails a real connection whose name resolves to a refused address, before any byte is sent', async () => {
       const server = await startLoopbackServer((_req, res) => res.end('reached'));
@@ -91,12 +113,27 @@ describe('web/addressGuard', () => {
       }
     });
 
+    it('refuses a localhost name at connect time unless the allow-list opens it', async () => {
+      const server = await startLoopbackServer((_req, res) => res.end('reached'));
+      try {
+        const error = await new Promise<unknown>((resolve) => {
+          const req = http.get({ host: 'localhost', port: server.port, family: 4, lookup: new AddressGuard(['127.0.0.1']).lookup }, () => resolve('connected'));
+          req.on('error', resolve);
+        });
+        assert.ok(isToolError(error), `expected a ToolError, got ${String(error)}`);
+        assert.match(error.message, /^localhost is a loopback name/);
+        assert.equal(server.connections, 0);
+      } finally {
+        await server.close();
+      }
+    });
+
     it('lets an allowed name connect', async () => {
       const server = await startLoopbackServer((_req, res) => res.end('reached'));
       try {
         const body = await new Promise<string>((resolve, reject) => {
           http
-            .get({ host: 'localhost', port: server.port, family: 4, lookup: new AddressGuard(['127.0.0.1']).lookup }, (res) => {
+            .get({ host: 'localhost', port: server.port, family: 4, lookup: new AddressGuard(['localhost']).lookup }, (res) => {
               let text = '';
               res.on('data', (c) => (text += c));
               res.on('end', () => resolve(text));

@@ -26,7 +26,7 @@ describe('web_fetch confirmation', () => {
     assert.equal(fetchConfirmation(42, webFetchConfig()), undefined);
     assert.equal(fetchConfirmation('file:///etc/passwd', webFetchConfig()), undefined);
     // Address literals the private-network guard refuses before connecting, in several spellings.
-    for (const url of ['http://127.0.0.1:8080/', 'http://2130706433/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://169.254.169.254/latest/meta-data/', 'http://10.1.2.3/']) {
+    for (const url of ['http://127.0.0.1:8080/', 'http://2130706433/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://localhost:8080/', 'http://app.localhost/', 'http://169.254.169.254/latest/meta-data/', 'http://10.1.2.3/']) {
       assert.equal(fetchConfirmation(url, webFetchConfig({ allowedPrivateHosts: [] })), undefined, url);
     }
   });
@@ -36,8 +36,9 @@ describe('web_fetch confirmation', () => {
     assert.ok(fetchConfirmation('http://127.0.0.1:8080/', config));
     assert.ok(fetchConfirmation('http://10.1.2.3/', config));
     assert.equal(fetchConfirmation('http://192.168.1.1/', config), undefined);
-    // A name is judged only after DNS, at fetch time; the question is asked.
-    assert.ok(fetchConfirmation('http://localhost:8080/', webFetchConfig({ allowedPrivateHosts: [] })));
+    // An ordinary name is judged only after DNS, at fetch time; the question is asked.
+    assert.ok(fetchConfirmation('http://intranet.example:8080/', webFetchConfig({ allowedPrivateHosts: [] })));
+    assert.ok(fetchConfirmation('http://localhost:8080/', webFetchConfig({ allowedPrivateHosts: ['localhost'] })));
   });
 
   it('matches domains by label, ignoring scheme, port, path and a wildcard prefix', () => {

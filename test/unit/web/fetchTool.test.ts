@@ -46,7 +46,12 @@ describe('web_fetch tool', function () {
   const tool = createWebFetchTool(builtConvertWorker());
 
   before(async () => {
-    server = await startLoopbackServer((req, res) => (PAGES[req.url ?? ''] ?? ((r: ServerResponse) => r.writeHead(404).end('missing')))(res));
+    server = await startLoopbackServer((req, res) => {
+      // `/redirect-to/<encoded URL>` answers 302 to that URL.
+      const target = /^\/redirect-to\/(.+)$/.exec(req.url ?? '')?.[1];
+      if (target !== undefined) return void res.writeHead(302, { location: decodeURIComponent(target) }).end();
+      (PAGES[req.url ?? ''] ?? ((r: ServerResponse) => r.writeHead(404).end('missing')))(res);
+    });
   });
   after(() => server.close());
 
@@ -173,6 +178,44 @@ describe('web_fetch tool', function () {
       assert.equal(out.value.redirectTo, 'https://docs.example.org/moved?x=1');
       assert.ok(out.text.startsWith(`Fetched ${server.url('/to-elsewhere')} (HTTP 301)\n`));
       assert.match(out.text, /redirects \(HTTP 301\) to another origin: https:\/\/docs\.example\.org\/moved\?x=1\n.*call web_fetch with it\.$/);
+    });
+
+    it('judges a cross-origin loopback target exactly as a direct fetch of it (localhost names and mapped IPv6 included)', async () => {
+      // Regression: localhost and [::ffff:127.0.0.1] targets were reported as "call web_fetch with it" while
+      // 127.0.0.2 and [::1] were refused. The config allows only 127.0.0.1, as the loopback tests do.
+      const other = await startLoopbackServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('other server'));
+      try {
+        const expected: [string, 'blocked' | 'reported'][] = [
+          [`http://localhost:${other.port}/`, 'blocked'],
+          [`http://app.localhost:${other.port}/`, 'blocked'],
+          [`http://LOCALHOST.:${other.port}/`, 'blocked'],
+          [`http://127.0.0.2:${other.port}/`, 'blocked'],
+          [`http://[::1]:${other.port}/`, 'blocked'],
+          [`http://[::ffff:127.0.0.2]:${other.port}/`, 'blocked'],
+          // The IPv4-mapped form of the allowed 127.0.0.1 is that address, so a direct fetch of it works.
+          [`http://[::ffff:127.0.0.1]:${other.port}/`, 'reported'],
+          [other.url('/'), 'reported'],
+        ];
+        for (const [target, outcome] of expected) {
+          const direct = await fetch(target).then(
+            () => 'reported',
+            (e: unknown) => (isToolError(e) && e.code === 'WEB_BLOCKED_ADDRESS' ? 'blocked' : `failed: ${String(e)}`),
+          );
+          assert.equal(direct, outcome, `direct fetch of ${target}`);
+          const before = other.connections;
+          const redirected = fetch(server.url(`/redirect-to/${encodeURIComponent(target)}`));
+          if (outcome === 'blocked') {
+            await assert.rejects(redirected, (e: unknown) => isToolError(e) && e.code === 'WEB_BLOCKED_ADDRESS' && e.message.includes(`redirects to ${new URL(target).href}, which Scout refuses`), target);
+          } else {
+            const out = await redirected;
+            assert.equal(out.value.redirectTo, new URL(target).href, target);
+            assert.match(out.text, /call web_fetch with it\.$/, target);
+          }
+          assert.equal(other.connections, before, `${target}: the redirect target is never contacted`);
+        }
+      } finally {
+        await other.close();
+      }
     });
 
     it('refuses a redirect to the cloud metadata address without contacting it', async () => {

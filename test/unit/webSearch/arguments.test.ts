@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { atMostQueries, parseWebSearchArguments } from '../../../src/core/web/search/arguments';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { atMostQueries, MAX_QUERY_CHARS, parseWebSearchArguments } from '../../../src/core/web/search/arguments';
 import { searchConfig } from './fixtures';
 import { createWebSearchTool } from '../../../src/core/web/search/tool';
 import { builtConvertWorker } from '../../helpers/webFetchEnv';
@@ -23,6 +25,21 @@ describe('web_search arguments', () => {
     assert.equal(messageFor({ queries: ['node streams', ''] }), 'each query must be a non-empty string');
     assert.equal(messageFor({ queries: ['  \n\t'] }), 'each query must be a non-empty string');
     assert.equal(atMostQueries(7), 'queries must contain at most 7 queries');
+  });
+
+  it('refuses an over-long query as an argument error naming the query, before any provider is asked', () => {
+    // Regression: 100,000 characters reached SearXNG and failed as WEB_PROVIDER_ERROR blaming the base-URL setting.
+    assert.equal(messageFor({ queries: ['a'.repeat(100000)] }), 'queries.0 is 100000 characters long; each query may have at most 1000 characters. Shorten it to the key terms, or split it into several queries.');
+    assert.match(messageFor({ queries: ['ok', 'b'.repeat(MAX_QUERY_CHARS + 1)] }), /^queries\.1 is 1001 characters long;/);
+    assert.deepEqual(parseWebSearchArguments({ queries: ['c'.repeat(MAX_QUERY_CHARS)] }, 4).queries, ['c'.repeat(MAX_QUERY_CHARS)]);
+    // The seed's messages keep their precedence.
+    assert.equal(messageFor({ queries: ['', 'a'.repeat(5000)] }), 'each query must be a non-empty string');
+  });
+
+  it('declares the query length bound in the manifest schema', () => {
+    const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
+    const tool = manifest.contributes.languageModelTools.find((t: { name: string }) => t.name === 'web_search');
+    assert.equal(tool.inputSchema.properties.queries.items.maxLength, MAX_QUERY_CHARS);
   });
 
   it('checks the count against the configured cap before looking at the entries', () => {

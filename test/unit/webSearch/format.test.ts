@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { mergeRoundRobin } from '../../../src/core/web/search/merge';
-import { cappedLine, CITE_LINE, formatSearchOutput, NO_RESULTS, sourceLine, UNTRUSTED_LINE, type WebSearchSource } from '../../../src/core/web/search/output';
+import { cappedLine, CITE_LINE, escapeLinkSyntax, formatSearchOutput, NO_RESULTS, sourceLine, UNTRUSTED_LINE, type WebSearchSource } from '../../../src/core/web/search/output';
 import { resultUrl, sourceKey } from '../../../src/core/web/search/sourceUrl';
 import { cleanText, decodeEntities, displayDate } from '../../../src/core/web/search/text';
 
@@ -106,6 +106,16 @@ describe('web_search output', () => {
     assert.equal(sourceLine(source({ date: '2024-03-05' })), '- [Title](https://example.com/) — (2024-03-05)');
     assert.equal(sourceLine(source({ title: '' })), '- [https://example.com/](https://example.com/)');
     assert.equal(sourceLine(source({ title: 'a [b] \\ c', url: 'https://en.wikipedia.org/wiki/Node_(software)' })), '- [a \\[b\\] \\\\ c](https://en.wikipedia.org/wiki/Node_%28software%29)');
+  });
+
+  it('makes link syntax in titles, snippets and dates inert with CommonMark backslash escapes', () => {
+    assert.equal(escapeLinkSyntax('[x](http://evil)'), '\\[x\\](http://evil)');
+    assert.equal(escapeLinkSyntax('![img](http://evil/p.png) a\\[b'), '!\\[img\\](http://evil/p.png) a\\\\\\[b');
+    assert.equal(escapeLinkSyntax('plain (text) <b>'), 'plain (text) <b>');
+    assert.equal(
+      sourceLine(source({ title: 'x](http://evil) [y', snippet: '[ref]: http://evil', date: '[3 days ago]' })),
+      '- [x\\](http://evil) \\[y](https://example.com/) — \\[ref\\]: http://evil (\\[3 days ago\\])',
+    );
   });
 
   it('puts answers first under headings naming their query, then the sources, the capped line and the closing lines', () => {

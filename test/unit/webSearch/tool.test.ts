@@ -44,6 +44,16 @@ describe('web_search tool', function () {
     assert.deepEqual(out.summary, { matches: 1, truncated: false });
   });
 
+  it('escapes Markdown link syntax in provider titles and snippets in the text, keeping the clean text in the value', async () => {
+    // Regression: a provider snippet `[x](http://evil)` stayed a live link, and a `]` in a title ended the link early.
+    server.handle = answerWith({ q: [{ title: 'Arrays ] and [brackets]', url: 'https://example.com/a', snippet: 'See [x](http://evil) now' }] });
+    const c = config();
+    const out = await tool.run(tool.parse({ queries: ['q'] }, c), searchEnv(c, { secrets: SECRETS }));
+    assert.equal(out.text.split('\n')[1], '- [Arrays \\] and \\[brackets\\]](https://example.com/a) — See \\[x\\](http://evil) now');
+    assert.equal(out.value.sources[0]!.title, 'Arrays ] and [brackets]');
+    assert.equal(out.value.sources[0]!.snippet, 'See [x](http://evil) now');
+  });
+
   it('runs an exact duplicate query once, keeping its first position', async () => {
     server.handle = answerWith({ b: [{ title: 'B', url: 'https://b.example/' }], a: [{ title: 'A', url: 'https://a.example/' }] });
     const c = config();

@@ -13,6 +13,17 @@ export const CLOUD_METADATA_ADDRESSES: readonly string[] = ['169.254.169.254', '
 
 const METADATA = new Set(CLOUD_METADATA_ADDRESSES.map((a) => ipaddr.parse(a).toNormalizedString()));
 
+/**
+ * The loopback addresses a `localhost` name stands for: RFC 6761 §6.3 makes `localhost` and every name under
+ * `.localhost` loopback names, and resolvers and hosts files map them to either family's loopback address.
+ */
+const LOCALHOST_ADDRESSES = ['127.0.0.1', '::1'];
+
+/** True when `hostname` (bare, lowercase) is `localhost` or ends in `.localhost` (RFC 6761 §6.3). */
+export function isLocalhostName(hostname: string): boolean {
+  return hostname === 'localhost' || hostname.endsWith('.localhost');
+}
+
 /** IANA global unicast IPv6 allocation (RFC 4291 §2.4): every public IPv6 address lies in 2000::/3. */
 const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
 
@@ -41,8 +52,15 @@ const RANGE_WORDS: Record<string, string> = {
  * is a CIDR (`10.0.0.0/8`), a single address (`127.0.0.1`, `::1`) or a host name matched exactly,
  * case-insensitively (`intranet.example`), which then lets every address that name resolves to through.
  *
- * The check runs twice per hop: {@link checkUrl} before connecting (a literal address directly; a name by
- * resolving every address), and {@link lookup} at connect time, passed as the request's `lookup` option, so
+ * `localhost` and `*.localhost` names are loopback names (RFC 6761 §6.3) and are refused without asking DNS,
+ * unless the name itself is listed or both loopback addresses they may stand for (`127.0.0.1` and `::1`) are.
+ *
+ * One decision, {@link checkBeforeResolving}, judges everything that can be judged without DNS (literal
+ * addresses and localhost names); it is used for a direct URL, for a cross-origin redirect target that is
+ * only reported, and for the confirmation prompt, so all three always agree.
+ *
+ * The check runs twice per hop: {@link checkHost} before connecting (that decision, then every address a
+ * name resolves to), and {@link lookup} at connect time, passed as the request's `lookup` option, so
  * the address the socket actually uses is the one judged and DNS rebinding cannot slip past.
  */
 export class AddressGuard {
@@ -51,17 +69,9 @@ export class AddressGuard {
 
   constructor(allowedPrivateHosts: readonly string[] = []) {
     for (const raw of allowedPrivateHosts) {
-      const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
-      if (entry === '') continue;
-      if (ipaddr.isValidCIDR(entry)) {
-        const [address, bits] = ipaddr.parseCIDR(entry);
-        this.ranges.push([normalise(address), address.kind() === 'ipv6' && isMapped(address) ? bits - 96 : bits]);
-      } else if (ipaddr.IPv4.isValidFourPartDecimal(entry) || ipaddr.IPv6.isValid(entry)) {
-        const address = normalise(ipaddr.parse(entry));
-        this.ranges.push([address, address.kind() === 'ipv4' ? 32 : 128]);
-      } else {
-        this.hosts.add(entry.replace(/\.$/, ''));
-      }
+      const entry = parseAllowedPrivateHost(raw);
+      if (entry?.kind === 'range') this.ranges.push([entry.address, entry.bits]);
+      else if (entry?.kind === 'host') this.hosts.add(entry.name);
     }
   }
 
@@ -96,30 +106,40 @@ export class AddressGuard {
   check(hostname: string, address: string): void {
     const reason = AddressGuard.blockReason(address);
     if (reason === undefined || this.isAllowed(hostname, address)) return;
-    const shown = hostname === address ? address : `${hostname} (${address})`;
-    throw new ToolError(
-      'WEB_BLOCKED_ADDRESS',
-      `${shown} is ${reason}; Scout refuses private-network destinations for fetched URLs. Fetch a public address instead. If the user wants this host reachable, they can add it to the setting scout.webFetch.allowedPrivateHosts.`,
-    );
+    throw refusal(hostname === address ? address : `${hostname} (${address})`, reason);
   }
 
   /**
-   * Checks `hostname` (bare) if it is an IP literal; returns false, checking nothing, for a name.
+   * The guard's decision for a bare host (see `bareHostname`) as far as it can be made without DNS: an IP
+   * literal is checked as its address (IPv4-mapped IPv6 as the IPv4 address), a listed name is allowed, and a
+   * `localhost` name is refused unless the allow-list opens it (see the class comment). Returns true when
+   * the host is decided and allowed; false for any other name, whose addresses only DNS can tell.
    * @throws ToolError WEB_BLOCKED_ADDRESS
    */
-  checkLiteral(hostname: string): boolean {
-    if (!ipaddr.isValid(hostname)) return false;
-    this.check(hostname, hostname);
-    return true;
+  checkBeforeResolving(hostname: string): boolean {
+    if (ipaddr.isValid(hostname)) {
+      this.check(hostname, hostname);
+      return true;
+    }
+    if (this.hosts.has(hostname)) return true;
+    this.refuseLocalhostName(hostname);
+    return false;
+  }
+
+  /** Throws for a `localhost` name unless both loopback addresses it may stand for are allowed (a listed name is let through before this). */
+  private refuseLocalhostName(hostname: string): void {
+    if (isLocalhostName(hostname) && !LOCALHOST_ADDRESSES.every((address) => this.isAllowed(hostname, address))) {
+      throw refusal(hostname, 'a loopback name (RFC 6761: localhost and every name under .localhost mean this machine)');
+    }
   }
 
   /**
-   * Checks a URL's host before any connection: a literal address directly, a name by resolving all its
-   * addresses (every one must pass). `hostname` is bare (see `bareHostname`).
+   * Checks a URL's host before any connection: {@link checkBeforeResolving}, then, for a name it leaves open,
+   * every address the name resolves to (each one must pass).
    * @throws ToolError WEB_BLOCKED_ADDRESS; DNS errors (`ENOTFOUND`…) are passed through unchanged.
    */
   async checkHost(hostname: string): Promise<void> {
-    if (this.checkLiteral(hostname) || this.hosts.has(hostname)) return;
+    if (this.checkBeforeResolving(hostname)) return;
     const addresses = await dns.promises.lookup(hostname, { all: true, verbatim: true });
     for (const { address } of addresses) this.check(hostname, address);
   }
@@ -133,6 +153,7 @@ export class AddressGuard {
       if (err) return callback(err, '', 0);
       const host = hostname.toLowerCase().replace(/\.$/, '');
       try {
+        if (!this.hosts.has(host)) this.refuseLocalhostName(host);
         for (const { address } of addresses) this.check(host, address);
       } catch (e) {
         return callback(e as NodeJS.ErrnoException, '', 0);
@@ -143,6 +164,41 @@ export class AddressGuard {
       callback(null, first.address, first.family);
     });
   };
+}
+
+/** One parsed entry of `allowedPrivateHosts`: an address range (a single address is a /32 or /128), or a host name. */
+export type AllowedPrivateHost = { readonly kind: 'range'; readonly address: IpAddress; readonly bits: number } | { readonly kind: 'host'; readonly name: string };
+
+/**
+ * Parses one `allowedPrivateHosts` entry (trimmed, case-insensitive, IPv6 optionally in brackets): a CIDR
+ * (`10.0.0.0/8`, `fd00::/8`), a four-part decimal IPv4 or an IPv6 address, or a DNS host name (RFC 1123
+ * labels of letters, digits, `-` and `_`, at most 253 characters, a trailing dot dropped). A name whose last
+ * label is a number (`127.1`, `x.0x7f`) is refused: the WHATWG URL parser reads such a host as an IPv4
+ * address, so the name could never match. IPv4-mapped IPv6 is stored as its IPv4 address.
+ *
+ * @returns undefined for an empty or invalid entry (the guard skips it; the hosts report it).
+ */
+export function parseAllowedPrivateHost(raw: string): AllowedPrivateHost | undefined {
+  const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  if (ipaddr.isValidCIDR(entry)) {
+    const [address, bits] = ipaddr.parseCIDR(entry);
+    return { kind: 'range', address: normalise(address), bits: isMapped(address) ? bits - 96 : bits };
+  }
+  if (ipaddr.IPv4.isValidFourPartDecimal(entry) || ipaddr.IPv6.isValid(entry)) {
+    const address = normalise(ipaddr.parse(entry));
+    return { kind: 'range', address, bits: address.kind() === 'ipv4' ? 32 : 128 };
+  }
+  const name = entry.replace(/\.$/, '');
+  const labels = name.split('.');
+  const valid = name.length > 0 && name.length <= 253 && labels.every((l) => /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/.test(l)) && !/^(?:\d+|0x[0-9a-f]*)$/.test(labels.at(-1)!);
+  return valid ? { kind: 'host', name } : undefined;
+}
+
+function refusal(shown: string, reason: string): ToolError {
+  return new ToolError(
+    'WEB_BLOCKED_ADDRESS',
+    `${shown} is ${reason}; Scout refuses private-network destinations for fetched URLs. Fetch a public address instead. If the user wants this host reachable, they can add it to the setting scout.webFetch.allowedPrivateHosts.`,
+  );
 }
 
 function isMapped(ip: IpAddress): boolean {

@@ -20,12 +20,26 @@ export function atMostQueries(max: number): string {
   return max === 1 ? 'queries must contain at most 1 query' : `queries must contain at most ${max} queries`;
 }
 
+/**
+ * Longest query accepted, in UTF-16 code units (Scout's bound; the seed sets none). A search-box query is a few
+ * words; 1,000 leaves room for long quoted error messages while keeping every provider's request URL far below
+ * the 8,192-character limit of `parseWebUrl` (a longer query used to fail there as a provider error blaming the
+ * base-URL setting). Providers with a lower limit of their own (Tavily: 400) still apply it.
+ */
+export const MAX_QUERY_CHARS = 1000;
+
+/** Scout's message for a query over {@link MAX_QUERY_CHARS} (the seed has none); `index` is 0-based. */
+export function queryTooLong(index: number, length: number): string {
+  return `queries.${index} is ${length} characters long; each query may have at most ${MAX_QUERY_CHARS} characters. Shorten it to the key terms, or split it into several queries.`;
+}
+
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'none' });
 
 /**
  * Parses web_search arguments (seed 004): `queries` must be an array of strings (schema errors), holding 1 to
- * `maxQueries` entries, none blank (the seed's exact messages); the count is checked before anything runs.
+ * `maxQueries` entries, none blank (the seed's exact messages) and none longer than {@link MAX_QUERY_CHARS}
+ * (Scout's own message); the count is checked before anything runs.
  * `country` and `language` are optional hints, normalised to lowercase and validated: a country is a known
  * ISO 3166-1 alpha-2 code (`uk` is read as `gb`), a language a BCP 47 tag whose primary language is known (`_` is read as `-`).
  *
@@ -38,6 +52,10 @@ export function parseWebSearchArguments(input: unknown, maxQueries: number): Web
         if (queries.length === 0) ctx.addIssue({ code: 'custom', message: AT_LEAST_ONE_QUERY });
         else if (queries.length > maxQueries) ctx.addIssue({ code: 'custom', message: atMostQueries(maxQueries) });
         else if (queries.some((q) => q.trim() === '')) ctx.addIssue({ code: 'custom', message: EACH_QUERY_NON_EMPTY });
+        else {
+          const index = queries.findIndex((q) => q.length > MAX_QUERY_CHARS);
+          if (index !== -1) ctx.addIssue({ code: 'custom', message: queryTooLong(index, queries[index]!.length) });
+        }
       }),
     ),
     country: z.optional(z.string()),

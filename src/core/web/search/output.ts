@@ -78,16 +78,26 @@ export function formatSearchOutput(value: WebSearchValue): string {
   return lines.join('\n');
 }
 
-/** `- [title](url)`, plus ` — snippet (date)` when the source has either. */
+/**
+ * `- [title](url)`, plus ` — snippet (date)` when the source has either. Title, snippet and date are
+ * third-party text: they pass through {@link escapeLinkSyntax}, so none of them can end the link early or add
+ * a link of its own. Only this line is escaped; the canonical value (and the panel card) keeps the clean text.
+ */
 export function sourceLine(source: WebSearchSource): string {
-  const link = `- [${linkText(source.title || source.url)}](${linkDestination(source.url)})`;
-  const date = source.date ? `(${source.date})` : '';
-  const detail = [source.snippet, date].filter((part) => part !== '').join(' ');
+  const link = `- [${escapeLinkSyntax(source.title || source.url)}](${linkDestination(source.url)})`;
+  const date = source.date ? `(${escapeLinkSyntax(source.date)})` : '';
+  const detail = [escapeLinkSyntax(source.snippet), date].filter((part) => part !== '').join(' ');
   return detail ? `${link} — ${detail}` : link;
 }
 
-/** Markdown link text: backslashes and brackets escaped so a title cannot end the link early. */
-function linkText(text: string): string {
+/**
+ * `text` with Markdown link syntax made inert by CommonMark backslash escapes (spec §2.4): `[` and `]`
+ * become `\[` and `\]`, and `\` becomes `\\` so a backslash in the text cannot cancel an escape. With no
+ * unescaped bracket, no inline link, image or reference link can form (`[x](http://evil)` renders as the
+ * literal text), and inside link text nothing can close the link, so `(` and `)` need no escape.
+ * A renderer shows exactly `text`.
+ */
+export function escapeLinkSyntax(text: string): string {
   return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
 }
 
