@@ -1,3 +1,5 @@
+import { cutAtCodePoint } from './codePoints';
+
 /**
  * Structured tool errors shared by every Scout tool.
  *
@@ -50,4 +52,18 @@ export function isToolError(e: unknown): e is ToolError {
  */
 export function formatToolError(e: ToolError): string {
   return `Error: ${e.message}\n(code: ${e.code})`;
+}
+
+/** Most UTF-16 code units of a model-supplied value that an error message quotes. */
+export const QUOTED_VALUE_MAX_CHARS = 200;
+
+/**
+ * `value` (a model argument) as an error message quotes it: a JSON string of its first
+ * {@link QUOTED_VALUE_MAX_CHARS} UTF-16 code units (never half a surrogate pair), followed by `…` when cut.
+ * A message echoes the value so the model sees which one was wrong; the whole of a 10,000-character value
+ * would only bury the advice.
+ */
+export function quoteValue(value: string): string {
+  const head = cutAtCodePoint(value, QUOTED_VALUE_MAX_CHARS);
+  return head.length < value.length ? `${JSON.stringify(head)}…` : JSON.stringify(value);
 }

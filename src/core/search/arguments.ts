@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { quoteValue } from '../errors';
 
 /**
  * `zod/mini` pieces shared by the glob and grep argument schemas. Refinement messages name the argument and say
@@ -12,18 +13,39 @@ const hasNul = (s: string): boolean => s.includes('\0');
  * 128 KiB (MAX_ARG_STRLEN) at spawn; well below that, a longer value is a mistake rather than a search.
  */
 export const MAX_ARGUMENT_CHARS = 10_000;
-const tooLong = (name: string) => `${name} is longer than ${MAX_ARGUMENT_CHARS} characters. Search for a shorter, more specific pattern.`;
+const tooLong = (name: string, advice: string) => `${name} is longer than ${MAX_ARGUMENT_CHARS} characters. ${advice}`;
 
-/** A required pattern (`glob`'s glob, `grep`'s regex): not blank (seed 000), no NUL (no argv can carry one). */
-export function patternSchema(description: string) {
+/** What the model should do instead of sending an over-long value, per kind of argument. */
+const SHORTER = {
+  glob: 'Use a shorter glob: match a name or extension ("*.test.ts") or a directory ("src/**/*.md"), not a list of files.',
+  regex: 'Use a shorter regular expression: search for a distinctive part of the text, not all of it.',
+  path: 'Give the directory or file to search, relative to the workspace folder.',
+};
+
+/**
+ * A required pattern, not blank (seed 000), no NUL (no argv can carry one), at most {@link MAX_ARGUMENT_CHARS}.
+ * `glob`'s pattern is also held to grep `include`'s one-positive-glob rule ({@link oneGlobProblem}): rg's
+ * `--glob` reads a leading `!` as "every file except", and a comma list as one glob containing a comma.
+ */
+export function patternSchema(kind: 'glob' | 'regex', description: string) {
+  const noun = kind === 'glob' ? 'glob' : 'regular expression';
   return z
     .string()
     .check(
-      z.refine((s) => s.trim() !== '', { message: 'pattern must not be blank. Give the glob or regular expression to search for.' }),
+      z.refine((s) => s.trim() !== '', { message: `pattern must not be blank. Give the ${noun} to search for.` }),
       z.refine((s) => !hasNul(s), { message: 'pattern must not contain a NUL character.' }),
-      z.refine((s) => s.length <= MAX_ARGUMENT_CHARS, { message: tooLong('pattern') }),
+      z.refine((s) => s.length <= MAX_ARGUMENT_CHARS, { message: tooLong('pattern', SHORTER[kind]) }),
+      ...(kind === 'glob' ? [issueFrom((s) => oneGlobProblem('pattern', s, 'Name the files to list instead.'))] : []),
     )
     .register(z.globalRegistry, { description });
+}
+
+/** A zod check that adds `problem(s)` as a custom issue when it returns a message. */
+function issueFrom(problem: (s: string) => string | undefined) {
+  return z.superRefine<string>((s, ctx) => {
+    const message = problem(s);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
 }
 
 /** The optional `path`: omitted means the workdir; when given it must not be blank or hold a NUL. */
@@ -33,7 +55,7 @@ export function pathSchema(description: string) {
       z.string().check(
         z.refine((s) => s.trim() !== '', { message: 'path must not be blank. Omit path to search the whole workspace folder.' }),
         z.refine((s) => !hasNul(s), { message: 'path must not contain a NUL character.' }),
-        z.refine((s) => s.length <= MAX_ARGUMENT_CHARS, { message: tooLong('path') }),
+        z.refine((s) => s.length <= MAX_ARGUMENT_CHARS, { message: tooLong('path', SHORTER.path) }),
       ),
     )
     .register(z.globalRegistry, { description });
@@ -43,29 +65,32 @@ export function pathSchema(description: string) {
 export function includeSchema(description: string) {
   return z
     .optional(
-      z.string().check(
-        z.superRefine((s, ctx) => {
-          const problem = includeProblem(s);
-          if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        }),
-      ),
+      z.string().check(issueFrom(includeProblem)),
     )
     .register(z.globalRegistry, { description });
 }
 
-/**
- * Why `glob` is not ONE positive ripgrep glob, or undefined when it is (seed 000: "a comma-separated list or a
- * negated (`!…`) value is rejected up front (brace alternation like `*.{ts,tsx}` is fine)").
- *
- * A comma counts as a list separator only outside `{…}` alternations and `[…]` classes, and not after a
- * backslash escape, so `*.{ts,tsx}` and `[,]x` stay valid.
- */
+/** Why `glob` is not a valid grep `include` (blank, NUL, too long, or not {@link oneGlobProblem}), or undefined. */
 export function includeProblem(glob: string): string | undefined {
   if (glob.trim() === '') return 'include must not be blank. Omit include to search every file.';
   if (hasNul(glob)) return 'include must not contain a NUL character.';
-  if (glob.length > MAX_ARGUMENT_CHARS) return tooLong('include');
+  if (glob.length > MAX_ARGUMENT_CHARS) return tooLong('include', SHORTER.glob);
+  return oneGlobProblem('include', glob, 'Name the files to search instead, or omit include.');
+}
+
+/**
+ * Why `glob`, the value of argument `name`, is not ONE positive ripgrep glob, or undefined when it is (seed 000
+ * `include`: "a comma-separated list or a negated (`!…`) value is rejected up front (brace alternation like
+ * `*.{ts,tsx}` is fine)"). Scout applies the same rule to glob's `pattern`.
+ *
+ * A comma counts as a list separator only outside `{…}` alternations and `[…]` classes, and not after a
+ * backslash escape, so `*.{ts,tsx}` and `[,]x` stay valid. The message quotes `glob` with {@link quoteValue}.
+ *
+ * @param instead what to do instead of an exclusion, one sentence.
+ */
+export function oneGlobProblem(name: string, glob: string, instead: string): string | undefined {
   if (glob.startsWith('!')) {
-    return `include must be one positive glob; "${glob}" is an exclusion ("!…"), which is not supported. Name the files to search instead, or omit include.`;
+    return `${name} must be one positive glob; ${quoteValue(glob)} is an exclusion ("!…"), which is not supported. ${instead}`;
   }
   let braces = 0;
   for (let i = 0; i < glob.length; i++) {
@@ -79,10 +104,20 @@ export function includeProblem(glob: string): string | undefined {
     } else if (c === '}') {
       if (braces > 0) braces--;
     } else if (c === ',' && braces === 0) {
-      return `include must be ONE glob, not a comma-separated list ("${glob}"). Use brace alternation instead, e.g. "*.{ts,tsx}".`;
+      return `${name} must be ONE glob, not a comma-separated list (${quoteValue(glob)}). Use brace alternation instead, e.g. "${alternation(glob)}".`;
     }
   }
   return undefined;
+}
+
+/**
+ * The brace alternation a comma list of extension globs means (`*.ts,*.txt` → `*.{ts,txt}`); a generic
+ * example for any other list, whose parts a brace would not always keep the meaning of (a part with "/" makes
+ * rg match the whole alternation against the path).
+ */
+function alternation(list: string): string {
+  const extensions = list.split(',').map((part) => /^\*\.([\w.-]+)$/.exec(part.trim())?.[1]);
+  return extensions.every((e) => e !== undefined) ? `*.{${extensions.join(',')}}` : '*.{ts,txt}';
 }
 
 /** Index of the `]` closing the character class opened at `open` (glob syntax: `[!…]`, `[^…]`, and a `]` right

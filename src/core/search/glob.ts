@@ -13,7 +13,8 @@ import { outputPrefixLength, resolveSearchTarget, runSearch, workdirNote } from 
 /** glob's arguments (seed 000): `pattern`, optional directory `path`. */
 export const globInputSchema = z.strictObject({
   pattern: patternSchema(
-    'A ripgrep glob selecting files by path. Without a "/" it matches file names at any depth ("*.md", "package.json", "*.{ts,tsx}"), so "*" lists every file. With a "/" it matches the whole path relative to the workspace folder, even when path is set ("src/**/*.test.ts"). Lists hidden and git-ignored files too; never lists .git, .svn, .hg, .bzr, .jj or .sl contents.',
+    'glob',
+    'A ripgrep glob selecting files by path. Without a "/" it matches file names at any depth ("*.md", "package.json", "*.{ts,tsx}"), so "*" lists every file. With a "/" it matches the whole path relative to the workspace folder, even when path is set ("src/**/*.test.ts"). ONE glob: for several, use brace alternation ("*.{ts,txt}"), not a comma-separated list; no "!" exclusions. Lists hidden and git-ignored files too; never lists .git, .svn, .hg, .bzr, .jj or .sl contents.',
   ),
   path: pathSchema(
     'Directory to list files under: relative to the workspace folder, or absolute. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder ("api/src"). Characters such as ( ) [ ] in it are taken literally.',

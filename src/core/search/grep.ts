@@ -12,6 +12,7 @@ import { outputPrefixLength, resolveSearchTarget, runSearch, workdirNote } from 
 /** grep's arguments (seed 000): `pattern`, optional file-or-directory `path`, optional single `include` glob. */
 export const grepInputSchema = z.strictObject({
   pattern: patternSchema(
+    'regex',
     'Regular expression in ripgrep (Rust regex) syntax, matched against each line; case-sensitive unless it starts with (?i). Escape literal special characters: "interface\\s+User", "foo\\(", "\\[id\\]". No look-around or backreferences.',
   ),
   path: pathSchema(

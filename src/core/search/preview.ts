@@ -9,7 +9,14 @@ export const LINE_TRUNCATED = '(line truncated)';
  * A line that fits is returned whole. A longer one is cut to a `maxBytes` window: the line's start when the
  * first submatch ends within it, otherwise a window centred on the first submatch, so a match deep inside a
  * long line stays visible. Window edges move inwards to UTF-8 character boundaries; a cut edge shows `…` and
- * the preview ends with ` (line truncated)`. NUL characters are shown as U+FFFD.
+ * the preview ends with ` (line truncated)`.
+ *
+ * Control characters are shown as their Unicode control pictures (U+2400–U+241F, and U+2421 for DEL): every
+ * C0 character except TAB (so NUL, a lone CR, a form feed, the ESC starting a terminal escape sequence) and
+ * DEL. A raw CR inside a line would otherwise start a new line where the result is shown (VS Code's untitled
+ * spill document breaks lines at it), forging a `Line N:` row; ESC sequences would restyle a terminal. The
+ * window is cut on the line's own bytes, so a shown picture (3 bytes) can make the preview longer than
+ * `maxBytes`. Only the preview changes: the canonical value keeps the exact line.
  *
  * @param line the line text, terminator already stripped (lossy text for a non-UTF-8 line).
  * @param submatches rg's byte offsets into the line's bytes.
@@ -18,11 +25,11 @@ export const LINE_TRUNCATED = '(line truncated)';
  */
 export function previewLine(line: string, submatches: readonly RgSubmatch[], maxBytes: number, rawBytes?: Buffer): string {
   // A UTF-16 code unit takes at most 3 UTF-8 bytes, so short lines need no byte count.
-  if (!rawBytes && (line.length * 3 <= maxBytes || Buffer.byteLength(line, 'utf8') <= maxBytes)) return showNul(line);
+  if (!rawBytes && (line.length * 3 <= maxBytes || Buffer.byteLength(line, 'utf8') <= maxBytes)) return showControlPictures(line);
   const bytes = rawBytes ?? Buffer.from(line, 'utf8');
   let length = bytes.length;
   while (length > 0 && (bytes[length - 1] === 10 || bytes[length - 1] === 13)) length--;
-  if (length <= maxBytes) return showNul(line);
+  if (length <= maxBytes) return showControlPictures(line);
 
   const first = submatches[0];
   let start = 0;
@@ -34,13 +41,17 @@ export function previewLine(line: string, submatches: readonly RgSubmatch[], max
   while (start < end && isContinuation(bytes[start]!)) start++;
   while (end > start && end < length && isContinuation(bytes[end]!)) end--;
   const text = bytes.toString('utf8', start, end);
-  return `${start > 0 ? '…' : ''}${showNul(text)}${end < length ? '…' : ''} ${LINE_TRUNCATED}`;
+  return `${start > 0 ? '…' : ''}${showControlPictures(text)}${end < length ? '…' : ''} ${LINE_TRUNCATED}`;
 }
 
 function isContinuation(byte: number): boolean {
   return (byte & 0xc0) === 0x80;
 }
 
-function showNul(text: string): string {
-  return text.includes('\0') ? text.replaceAll('\0', '\uFFFD') : text;
+/** C0 control characters except TAB, and DEL: the characters {@link previewLine} replaces. */
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f]/g;
+
+/** `text` with each of {@link CONTROL_CHARACTERS} replaced by its control picture (U+2400 + code, DEL U+2421). */
+function showControlPictures(text: string): string {
+  return text.replace(CONTROL_CHARACTERS, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
 }

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
-import { defaultConfig } from '../../../src/core/config';
+import { defaultConfig, NUMERIC_SETTING_LIMITS } from '../../../src/core/config';
 import { TOOLS } from '../../../src/core/registry';
 import { globInputSchema } from '../../../src/core/search/glob';
 import { grepInputSchema } from '../../../src/core/search/grep';
@@ -60,6 +60,15 @@ describe('package.json (the extension manifest)', () => {
         assert.ok(typeof setting.markdownDescription === 'string' && setting.markdownDescription.length > 40, `${id} needs a markdownDescription`);
       }
     }
+  });
+
+  it('declares exactly the minimum, maximum and integer type of NUMERIC_SETTING_LIMITS for every numeric setting', () => {
+    const declared = Object.fromEntries(
+      Object.entries(settings)
+        .filter(([, s]) => s.type === 'number' || s.type === 'integer')
+        .map(([id, s]) => [id.replace(/^scout\./, ''), { minimum: s.minimum, maximum: s.maximum, integer: s.type === 'integer' }]),
+    );
+    assert.deepEqual(declared, NUMERIC_SETTING_LIMITS, 'package.json contributes.configuration and src/core/config.ts NUMERIC_SETTING_LIMITS differ');
   });
 
   it('keeps the settings that name a program or widen a guard out of a workspace’s reach', () => {

@@ -58,7 +58,7 @@ describe('glob and grep arguments', () => {
     ['an array instead of an object', ['x'], /JSON object/],
     ['a null path', { pattern: 'x', path: null }, /^path: must be a string/],
     ['a pattern too long for an argv string', { pattern: 'x'.repeat(200_000) }, /^pattern is longer than 10000 characters/],
-    ['a path too long', { pattern: 'x', path: 'a/'.repeat(6000) }, /^path is longer than 10000 characters/],
+    ['a path too long', { pattern: 'x', path: 'a/'.repeat(6000) }, /^path is longer than 10000 characters\. Give the directory or file to search/],
   ];
   for (const [name, input, message] of invalid) {
     it(`rejects ${name} for both tools`, () => {
@@ -66,6 +66,43 @@ describe('glob and grep arguments', () => {
       assert.match(argumentError(() => grepTool.parse(input, config)), message);
     });
   }
+
+  describe("glob's pattern: one positive glob, like grep's include", () => {
+    it('rejects "!*.ts", which rg would read as every file except .ts', () => {
+      const message = argumentError(() => globTool.parse({ pattern: '!*.ts' }, config));
+      assert.equal(message, 'pattern must be one positive glob; "!*.ts" is an exclusion ("!…"), which is not supported. Name the files to list instead.');
+    });
+    it('rejects "*.ts,*.txt", which rg would read as one glob containing a comma, and suggests "*.{ts,txt}"', () => {
+      const message = argumentError(() => globTool.parse({ pattern: '*.ts,*.txt' }, config));
+      assert.equal(message, 'pattern must be ONE glob, not a comma-separated list ("*.ts,*.txt"). Use brace alternation instead, e.g. "*.{ts,txt}".');
+    });
+    it('accepts brace alternation, a class holding a comma, and a "!" not at the start', () => {
+      for (const pattern of ['*.{ts,txt}', '[,]x', 'a[!b]c', 'x!']) assert.deepEqual(globTool.parse({ pattern }, config), { pattern });
+    });
+    it("keeps grep's pattern a regex: a leading ! and commas are ordinary characters there", () => {
+      assert.deepEqual(grepTool.parse({ pattern: '!a,b' }, config), { pattern: '!a,b' });
+    });
+    it('quotes at most 200 characters of the value', () => {
+      const message = argumentError(() => globTool.parse({ pattern: `!${'x'.repeat(9_000)}` }, config));
+      assert.ok(message.includes(`"!${'x'.repeat(199)}"…`), message.slice(0, 300));
+      assert.ok(message.length < 400, `${message.length} characters`);
+    });
+  });
+
+  it('names the argument and gives advice that fits it when a value is too long', () => {
+    const long = '*'.repeat(10_001);
+    const messages = [
+      argumentError(() => globTool.parse({ pattern: long }, config)),
+      argumentError(() => grepTool.parse({ pattern: long }, config)),
+      argumentError(() => grepTool.parse({ pattern: 'x', path: long }, config)),
+      argumentError(() => grepTool.parse({ pattern: 'x', include: long }, config)),
+    ];
+    assert.match(messages[0]!, /^pattern is longer than 10000 characters\. Use a shorter glob/);
+    assert.match(messages[1]!, /^pattern is longer than 10000 characters\. Use a shorter regular expression/);
+    assert.match(messages[2]!, /^path is longer than 10000 characters\. Give the directory or file to search/);
+    assert.match(messages[3]!, /^include is longer than 10000 characters\. Use a shorter glob/);
+    for (const message of messages.slice(2)) assert.doesNotMatch(message, /pattern/);
+  });
 
   it('rejects include on glob as an unknown argument', () => {
     assert.match(argumentError(() => globTool.parse({ pattern: '*', include: '*.ts' }, config)), /unknown argument "include"/);

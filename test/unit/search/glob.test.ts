@@ -129,6 +129,13 @@ describe('glob tool', () => {
     assert.equal((await globError({ pattern: '*' }, { folders: [] })).code, 'NO_WORKSPACE');
   });
 
+  it('refuses "!*.ts" and "*.ts,*.txt" up front, and lists both kinds with "*.{ts,md}"', async () => {
+    assert.match((await globError({ pattern: '!*.ts' }, { folders: [folder(root)] })).message, /^pattern must be one positive glob/);
+    assert.match((await globError({ pattern: '*.ts,*.txt' }, { folders: [folder(root)] })).message, /^pattern must be ONE glob.*"\*\.\{ts,txt\}"/);
+    const both = await glob({ pattern: '*.{ts,md}' }, { folders: [folder(root)] });
+    assert.deepEqual([...both.value.paths].sort(), ['-dir/x.ts', '.hidden/h.ts', 'docs/readme.md', 'ignored/i.ts', 'src/a.ts', 'src/b.ts']);
+  });
+
   it('maps an invalid glob to SEARCH_INVALID_PATTERN', async () => {
     const error = await globError({ pattern: '[' }, { folders: [folder(root)] });
     assert.equal(error.code, 'SEARCH_INVALID_PATTERN');

@@ -67,7 +67,17 @@ describe('previewLine', () => {
     assert.equal(previewLine('caf\uFFFD', [], 40, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])), 'caf\uFFFD');
   });
 
-  it('shows NUL characters as U+FFFD', () => {
-    assert.equal(previewLine('aaa\0bbb needle', [{ start: 8, end: 14 }], 2000), 'aaa\uFFFDbbb needle');
+  it('shows NUL and every other C0 control except TAB, and DEL, as control pictures', () => {
+    assert.equal(previewLine('aaa\0bbb needle', [{ start: 8, end: 14 }], 2000), 'aaa\u2400bbb needle');
+    assert.equal(previewLine('MARK a\rLine 99: forged', [{ start: 0, end: 4 }], 2000), 'MARK a\u240DLine 99: forged');
+    assert.equal(previewLine('a\tb\x1b[31mred\x0c\x7f\x1f', [], 2000), 'a\tb\u241B[31mred\u240C\u2421\u241F');
+  });
+
+  it('replaces controls inside a cut window too, and never leaves a CR or LF in the preview', () => {
+    const line = `${'x'.repeat(50)}\r${'y'.repeat(50)}needle\r`;
+    const preview = previewLine(line, [{ start: 101, end: 107 }], 60);
+    assert.ok(preview.endsWith(' (line truncated)'), preview);
+    assert.ok(preview.includes('\u240D') && preview.includes('needle'), preview);
+    assert.doesNotMatch(preview, /[\r\n]/);
   });
 });

@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ToolError } from '../../errors';
-import { bytesForChars, cutAtCodePoint } from '../codePoints';
+import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 import type { CharsetSource } from '../http/charset';
 import type { Conversion } from './markdown';
 import type { RenderMessage, RenderRequest, WorkerTaskRequest } from './render';

@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import { bytesForChars, cutAtCodePoint } from '../codePoints';
+import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 
 /**
  * Where the charset of a body came from. The order of precedence is the WHATWG "encoding sniffing

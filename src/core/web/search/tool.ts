@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { isToolError, ToolError } from '../../errors';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../../tool';
-import { cutAtCodePoint } from '../codePoints';
+import { cutAtCodePoint } from '../../codePoints';
 import { sharedConvertWorkerPool, type ConvertWorkerPool } from '../convert/workerPool';
 import { parseWebSearchArguments, type WebSearchArgs } from './arguments';
 import { runAllOrFail } from './batch';

@@ -1,4 +1,4 @@
-import { cutAtCodePoint } from '../../codePoints';
+import { cutAtCodePoint } from '../../../codePoints';
 import { resultUrl } from '../sourceUrl';
 import { cleanText, displayDate, listField, objectField } from '../text';
 import { readJsonObject, sendRequest } from './request';

@@ -1,6 +1,6 @@
 import { webSearchKeyEnvVar, type KeyedWebSearchProvider } from '../../../config';
 import { isToolError, ToolError } from '../../../errors';
-import { cutAtCodePoint } from '../../codePoints';
+import { cutAtCodePoint } from '../../../codePoints';
 import { httpRequest, type HttpResponse } from '../../http/client';
 import { cleanText, objectField, redactSecret } from '../text';
 import type { ProviderContext, SearchProvider } from './types';
