@@ -1,7 +1,7 @@
-import { resultUrl } from '../sourceUrl';
-import { cleanText, displayDate, listField, objectField } from '../text';
+import { cleanText, displayDate, objectField } from '../text';
 import { readJsonObject, RequestSpacer, sendRequest } from './request';
-import type { ProviderResult, SearchHints, SearchProvider } from './types';
+import { mapResults } from './results';
+import type { SearchHints, SearchProvider } from './types';
 
 /** Brave's `count` parameter accepts 1 to 20. */
 const MAX_COUNT = 20;
@@ -72,13 +72,12 @@ export const braveProvider: SearchProvider = {
       spacer,
     });
     const body = readJsonObject(this, ctx, res);
-    const results: ProviderResult[] = [];
-    for (const item of listField(objectField(body.web)?.results)) {
-      const fields = objectField(item);
-      const url = resultUrl(fields?.url);
-      if (!fields || !url) continue;
-      results.push({ title: cleanText(fields.title), url, snippet: cleanText(fields.description), date: displayDate(fields.page_age) || displayDate(fields.age) });
-    }
+    const results = mapResults(objectField(body.web)?.results, (fields, url) => ({
+      title: cleanText(fields.title),
+      url,
+      snippet: cleanText(fields.description),
+      date: displayDate(fields.page_age) || displayDate(fields.age),
+    }));
     return { results: results.slice(0, ctx.maxResults) };
   },
 };

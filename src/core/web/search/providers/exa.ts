@@ -1,8 +1,8 @@
 import { cutAtCodePoint } from '../../../codePoints';
-import { resultUrl } from '../sourceUrl';
-import { cleanText, displayDate, listField, objectField } from '../text';
+import { cleanText, displayDate, listField } from '../text';
 import { readJsonObject, sendRequest } from './request';
-import type { ProviderResult, SearchHints, SearchProvider } from './types';
+import { mapResults } from './results';
+import type { SearchHints, SearchProvider } from './types';
 
 /** Characters of highlights Exa returns per result (its `contents.highlights.maxCharacters`). */
 const HIGHLIGHT_CHARS = 500;
@@ -33,15 +33,11 @@ export const exaProvider: SearchProvider = {
       accept: 'application/json',
     });
     const body = readJsonObject(this, ctx, res);
-    const results: ProviderResult[] = [];
-    for (const item of listField(body.results)) {
-      const fields = objectField(item);
-      const url = resultUrl(fields?.url);
-      if (!fields || !url) continue;
+    const results = mapResults(body.results, (fields, url) => {
       const highlights = listField(fields.highlights).map(cleanText).filter((h) => h !== '');
       const snippet = highlights.length > 0 ? highlights.join(' … ') : cleanText(fields.summary) || cutAtCodePoint(cleanText(fields.text), HIGHLIGHT_CHARS);
-      results.push({ title: cleanText(fields.title), url, snippet, date: displayDate(fields.publishedDate) });
-    }
+      return { title: cleanText(fields.title), url, snippet, date: displayDate(fields.publishedDate) };
+    });
     return { results: results.slice(0, ctx.maxResults) };
   },
 };

@@ -1,8 +1,8 @@
 import { ToolError } from '../../../errors';
-import { resultUrl } from '../sourceUrl';
 import { cleanText, displayDate, listField, objectField } from '../text';
 import { baseUrlAdvice, readJsonObject, sendRequest } from './request';
-import type { ProviderResult, SearchHints, SearchProvider } from './types';
+import { mapResults } from './results';
+import type { SearchHints, SearchProvider } from './types';
 
 /**
  * SearXNG, the user's own metasearch instance (its address in `scout.webSearch.baseUrls.searxng`, no key):
@@ -30,13 +30,7 @@ export const searxngProvider: SearchProvider = {
       );
     }
     const body = readJsonObject(this, ctx, res);
-    const results: ProviderResult[] = [];
-    for (const item of listField(body.results)) {
-      const fields = objectField(item);
-      const url = resultUrl(fields?.url);
-      if (!fields || !url) continue;
-      results.push({ title: cleanText(fields.title), url, snippet: cleanText(fields.content), date: displayDate(fields.publishedDate) });
-    }
+    const results = mapResults(body.results, (fields, url) => ({ title: cleanText(fields.title), url, snippet: cleanText(fields.content), date: displayDate(fields.publishedDate) }));
     const answers = [...new Set(listField(body.answers).map((a) => cleanText(objectField(a)?.answer ?? a)).filter((a) => a !== ''))];
     return { ...(answers.length > 0 ? { answer: answers.join('\n\n') } : {}), results: results.slice(0, ctx.maxResults) };
   },

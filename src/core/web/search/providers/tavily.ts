@@ -1,7 +1,7 @@
-import { resultUrl } from '../sourceUrl';
-import { cleanText, displayDate, listField, objectField } from '../text';
+import { cleanText, displayDate } from '../text';
 import { readJsonObject, sendRequest } from './request';
-import type { ProviderResult, SearchHints, SearchProvider } from './types';
+import { mapResults } from './results';
+import type { SearchHints, SearchProvider } from './types';
 
 /** Tavily's `max_results` accepts 0 to 20. */
 const MAX_RESULTS = 20;
@@ -38,13 +38,7 @@ export const tavilyProvider: SearchProvider = {
       accept: 'application/json',
     });
     const body = readJsonObject(this, ctx, res);
-    const results: ProviderResult[] = [];
-    for (const item of listField(body.results)) {
-      const fields = objectField(item);
-      const url = resultUrl(fields?.url);
-      if (!fields || !url) continue;
-      results.push({ title: cleanText(fields.title), url, snippet: cleanText(fields.content), date: displayDate(fields.published_date) });
-    }
+    const results = mapResults(body.results, (fields, url) => ({ title: cleanText(fields.title), url, snippet: cleanText(fields.content), date: displayDate(fields.published_date) }));
     const answer = cleanText(body.answer);
     return { ...(answer ? { answer } : {}), results: results.slice(0, ctx.maxResults) };
   },
