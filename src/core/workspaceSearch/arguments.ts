@@ -21,6 +21,8 @@ const schema = z.strictObject({
       abort: true,
     }),
     z.refine((q) => q.trim().length > 0, { message: 'query is empty. Give the literal text to look for.' }),
+    // Files holding a NUL byte are never searched (seed 003), so a query with one could never match.
+    z.refine((q) => !q.includes('\0'), { message: 'query must not contain a NUL character: files with NUL bytes are binary and never searched.' }),
   ),
   caseSensitive: z.optional(z.boolean()),
   maxResults: z.optional(
@@ -44,8 +46,8 @@ const schema = z.strictObject({
 /**
  * Validates untrusted `workspace_search` input (seed 003 argument rules).
  *
- * - `query`: string of at most 256 UTF-16 code units as given, 1–256 after trimming; the trimmed text is
- *   what is searched.
+ * - `query`: string of at most 256 UTF-16 code units as given, 1–256 after trimming, without NUL; the
+ *   trimmed text is what is searched.
  * - `caseSensitive`: optional boolean, default false.
  * - `maxResults`: optional finite number, truncated to an integer and clamped to 1–100 (out-of-range values
  *   are clamped, not rejected); NaN and ±Infinity are rejected.

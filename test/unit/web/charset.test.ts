@@ -65,4 +65,16 @@ describe('web/http charset', () => {
     assert.equal(charsetFromMarkup(Buffer.from('<?xml version="1.0" encoding="ISO-8859-1"?><a/>')), 'windows-1252');
     assert.equal(charsetFromMarkup(Buffer.from('<meta charset="utf-16">')), 'utf-8');
   });
+
+  it('ignores labels the web does not decode: UTF-7 and the "replacement" ones', () => {
+    // The input that broke it: a <meta> naming UTF-7 made the UTF-8 page decode as UTF-7 ("A+AEI-C" became "ABC").
+    const bytes = Buffer.from('<html><head><meta charset="utf-7"></head><body>A+AEI-C café +ADw-script+AD4-</body></html>', 'utf8');
+    const decoded = decodeText(bytes, 'text/html', 10_000, true);
+    assert.equal(decoded.charset, 'utf-8');
+    assert.ok(decoded.text.includes('A+AEI-C café +ADw-script+AD4-'), decoded.text);
+    for (const label of ['utf-7', 'UTF7', 'iso-2022-kr', 'hz-gb-2312', 'csiso2022kr']) assert.equal(charsetFromLabel(label), undefined, label);
+    assert.equal(charsetFromLabel('gb2312'), 'gb18030');
+    assert.equal(charsetFromLabel('latin1'), 'windows-1252');
+    assert.equal(charsetFromLabel('koi8-r'), 'koi8-r');
+  });
 });

@@ -38,6 +38,10 @@ describe('workspace_search arguments', () => {
       assert.match(argumentError({ query: ' \t\n ' }), /query is empty/);
     });
 
+    it('rejects a NUL character, as grep and glob do (a NUL-bearing file is never searched)', () => {
+      assert.match(argumentError({ query: 'a\u0000b' }), /query must not contain a NUL character/);
+    });
+
     it('counts UTF-16 code units (an emoji is two)', () => {
       assert.doesNotThrow(() => parse({ query: '😀'.repeat(128) }));
       assert.match(argumentError({ query: `${'😀'.repeat(128)}x` }), /longer than 256/);

@@ -1,4 +1,5 @@
 import iconv from 'iconv-lite';
+import labelsToNames from 'whatwg-encoding/lib/labels-to-names.json';
 import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 
 /**
@@ -21,53 +22,37 @@ export interface DecodedText {
 /** Bytes searched for a `<meta>` charset declaration (WHATWG prescans 1024; real pages put it later). */
 const META_PRESCAN_BYTES = 4096;
 
+/** Label → encoding name, from the WHATWG Encoding Standard's label table (`whatwg-encoding`). */
+const WHATWG_LABELS: Readonly<Record<string, string>> = labelsToNames;
+
 /**
- * WHATWG Encoding Standard labels whose decoder differs from the same-named legacy codec: the web decodes
- * ASCII and Latin-1 labels as windows-1252, GB2312/GBK as GB18030, Shift_JIS as windows-31j, EUC-KR as
- * windows-949, and Big5 with the HKSCS extensions. `utf-16` means little-endian.
+ * WHATWG encoding names (Encoding Standard §4.2) whose web decoder is iconv-lite's codec of another name:
+ * Shift_JIS decodes as windows-31j, GBK as GB18030, EUC-KR as windows-949, Big5 with the HKSCS extensions,
+ * ISO-8859-8-I as ISO-8859-8. Every other name is iconv-lite's name lowercased.
  */
-const WEB_LABELS: Record<string, string> = {
-  'us-ascii': 'windows-1252',
-  ascii: 'windows-1252',
-  'iso-8859-1': 'windows-1252',
-  iso8859_1: 'windows-1252',
-  'iso8859-1': 'windows-1252',
-  latin1: 'windows-1252',
-  l1: 'windows-1252',
-  'x-cp1252': 'windows-1252',
-  cp1252: 'windows-1252',
-  gb2312: 'gb18030',
-  gbk: 'gb18030',
-  'x-gbk': 'gb18030',
-  chinese: 'gb18030',
-  csgb2312: 'gb18030',
-  shift_jis: 'windows-31j',
-  'shift-jis': 'windows-31j',
-  sjis: 'windows-31j',
-  'x-sjis': 'windows-31j',
-  ms_kanji: 'windows-31j',
-  ms932: 'windows-31j',
-  csshiftjis: 'windows-31j',
-  'euc-kr': 'cp949',
-  'ks_c_5601-1987': 'cp949',
-  big5: 'big5hkscs',
-  'big5-hkscs': 'big5hkscs',
-  'utf-16': 'utf-16le',
-  unicode: 'utf-16le',
-  'tis-620': 'windows-874',
-  utf8: 'utf-8',
-  'unicode-1-1-utf-8': 'utf-8',
+const ICONV_CODEC: Readonly<Record<string, string>> = {
+  Shift_JIS: 'windows-31j',
+  GBK: 'gb18030',
+  'EUC-KR': 'cp949',
+  Big5: 'big5hkscs',
+  'ISO-8859-8-I': 'iso-8859-8',
+  'EUC-JP': 'eucjp',
 };
 
 /**
- * Maps a charset label (from a header, `<meta>` or XML declaration) to an encoding iconv-lite can decode,
- * applying the WHATWG label rules above; undefined for an unknown label.
+ * Maps a charset label (from a header, `<meta>` or XML declaration) to an encoding iconv-lite can decode.
+ * Labels are those of the WHATWG Encoding Standard (the label table of the `whatwg-encoding` package), so
+ * `latin1` and `us-ascii` mean windows-1252 and `gb2312` means GBK; a label the web does not know, such as
+ * `utf-7`, or one it maps to the "replacement" decoder, gives undefined and is ignored.
  */
 export function charsetFromLabel(label: string): string | undefined {
   const key = label.trim().toLowerCase().replace(/^["']|["']$/g, '');
-  const name = WEB_LABELS[key] ?? key;
-  return name !== '' && iconv.encodingExists(name) ? name : undefined;
+  const name = Object.prototype.hasOwnProperty.call(WHATWG_LABELS, key) ? WHATWG_LABELS[key] : undefined;
+  if (name === undefined) return undefined;
+  const codec = ICONV_CODEC[name] ?? name.toLowerCase();
+  return iconv.encodingExists(codec) ? codec : undefined;
 }
+
 
 /** The `charset` parameter of a `Content-Type` value, if it names a known encoding. */
 export function charsetFromContentType(contentType: string | undefined): string | undefined {
