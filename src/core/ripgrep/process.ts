@@ -68,6 +68,21 @@ function signalTree(child: ChildProcess, sig: NodeJS.Signals): void {
   }
 }
 
+/** The turn the latest queued rg spawn waits for (see {@link nextSpawnTurn}). */
+let spawnTurn: Promise<void> = Promise.resolve();
+
+/**
+ * Resolves on a turn of the event loop of its own, after the turns of the spawns queued before it.
+ * `spawn` holds the main thread while the OS forks (about 7–9 ms each from a large Node process, measured
+ * here), so a burst of searches started in one turn (32 concurrent tool calls) would stall the extension
+ * host for the sum; one spawn per turn keeps each pause to a single fork, with other events in between.
+ */
+function nextSpawnTurn(): Promise<void> {
+  const turn = spawnTurn.then(() => new Promise<void>((resolve) => setImmediate(resolve)));
+  spawnTurn = turn;
+  return turn;
+}
+
 /**
  * Runs rg once and streams its stdout to `onStdout`, within the budgets of seed 000.
  *
@@ -82,9 +97,11 @@ function signalTree(child: ChildProcess, sig: NodeJS.Signals): void {
  * @throws ToolError SEARCH_ABORTED (cancelled or timed out), SEARCH_RAW_OUTPUT_OVERFLOW, SEARCH_FAILED (rg
  *   could not be started or was killed by a signal), or whatever `onStdout` threw.
  */
-export function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExit> {
+export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExit> {
   const { signal } = options;
-  if (signal.aborted) return Promise.reject(abortedError('cancelled', options));
+  if (signal.aborted) throw abortedError('cancelled', options);
+  await nextSpawnTurn();
+  if (signal.aborted) throw abortedError('cancelled', options);
   installExitHook();
 
   return new Promise<RipgrepExit>((resolve, reject) => {
