@@ -61,6 +61,22 @@ describe('runRipgrep', function () {
     assert.equal(none.exitCode, 1);
   });
 
+  it('starts rg processes one per event-loop turn, so a burst does not hold the main thread for every fork at once', async () => {
+    // The input that showed it: 32 concurrent tool calls, whose 14 rg spawns in one turn stalled the loop ~200 ms.
+    const abort = new AbortController();
+    const runs = [0, 1, 2].map(() => runRipgrep(options(root, { args: slow, signal: abort.signal })).catch((e: unknown) => e));
+    const seen = [processesUnder(root).length];
+    while (seen[seen.length - 1]! < 3 && seen.length < 100) {
+      await new Promise((resolve) => setImmediate(resolve));
+      seen.push(processesUnder(root).length);
+    }
+    abort.abort();
+    await Promise.all(runs);
+    assert.equal(seen[0], 0, 'no rg is spawned in the turn that started the searches');
+    assert.equal(seen[seen.length - 1], 3, `all three started: ${seen.join(',')}`);
+    for (let i = 1; i < seen.length; i++) assert.ok(seen[i]! - seen[i - 1]! <= 1, `two rg processes started in one turn: ${seen.join(',')}`);
+  });
+
   it('reports exit 2 with rg stderr for an invalid regex', async () => {
     const exit = await runRipgrep(options(root, { args: ['--no-config', '--json', '--regexp=[', '--', '.'] }));
     assert.equal(exit.exitCode, 2);
