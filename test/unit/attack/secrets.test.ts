@@ -7,11 +7,8 @@
  * the panel) is in test/integration/suite/attack.test.ts.
  */
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { runCliAsync as cli } from '../../helpers/cli';
 import { KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, webSearchSecretName, type KeyedWebSearchProvider } from '../../../src/core/config';
 import type { ToolEnv } from '../../../src/core/tool';
 import { createWebSearchTool } from '../../../src/core/web/search/tool';
@@ -20,8 +17,6 @@ import { assertNotLeaked, assertWellFormed, callTool, visibleTexts } from '../..
 import { builtConvertWorker, webToolEnv } from '../../helpers/webFetchEnv';
 import { braveBody, exaBody, json, queryOf, recordingLogger, searchConfig, startScriptedServer, tavilyBody, type Recorded, type ScriptedServer } from '../webSearch/fixtures';
 
-const MAIN = path.resolve(__dirname, '../../../src/cli/main.ts');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
 /** Shortest piece of a key that counts as leaked. */
 const MIN_PIECE = 8;
 
@@ -125,13 +120,3 @@ describe('attack: API keys stay secret', function () {
   });
 });
 
-/** Runs the CLI from source with `env` added to a clean environment (no SCOUT_* variables of this process). */
-function cli(args: string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SCOUT_')));
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd: os.tmpdir(), env: { ...clean, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}

@@ -3,19 +3,17 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseCommandLine } from '../../../src/cli/flags';
+import { CLI_MAIN, TSX_LOADER } from '../../helpers/cli';
 import { processesUnder } from '../../helpers/processes';
 import { RG_PATH } from '../../helpers/searchEnv';
 import { makeTree, removeTree, SLOW_PATTERN, writeSlowCorpus } from '../../helpers/tree';
 
-const MAIN = path.resolve(__dirname, '../../../src/cli/main.ts');
-/** tsx's loader by absolute URL, so the CLI runs from source whatever its working directory. */
-const TSX = pathToFileURL(require.resolve('tsx')).href;
 
 /** Runs the CLI from source (through tsx) and returns its exit status and output. */
 function cli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ['--import', TSX, MAIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, PATH: '', ...env } });
+  const r = spawnSync(process.execPath, ['--import', TSX_LOADER, CLI_MAIN, ...args], { cwd, encoding: 'utf8', env: { ...process.env, PATH: '', ...env } });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -140,7 +138,7 @@ describe('CLI', function () {
   it('ends quietly with the run\'s own status when the reader closes stdout early (| head -c 10)', async () => {
     const zod = path.resolve(__dirname, '../../../node_modules/zod');
     for (const mode of [['--json'], []]) {
-      const child = spawn(process.execPath, ['--import', TSX, MAIN, 'grep', '{"pattern":"export"}', '--cwd', zod, ...mode], { env: { ...process.env, PATH: '' } });
+      const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI_MAIN, 'grep', '{"pattern":"export"}', '--cwd', zod, ...mode], { env: { ...process.env, PATH: '' } });
       let head = '';
       let stderr = '';
       child.stdout.once('data', (c: Buffer) => {
@@ -157,7 +155,7 @@ describe('CLI', function () {
 
   it('cancels a running search on Ctrl-C: SEARCH_ABORTED, exit 1, no rg left', async () => {
     writeSlowCorpus(root, 'slow', 40, 500_000);
-    const child = spawn(process.execPath, ['--import', TSX, MAIN, 'grep', JSON.stringify({ pattern: SLOW_PATTERN })], { cwd: root });
+    const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI_MAIN, 'grep', JSON.stringify({ pattern: SLOW_PATTERN })], { cwd: root });
     let stdout = '';
     child.stdout.on('data', (c) => (stdout += c));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));

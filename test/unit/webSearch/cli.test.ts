@@ -1,26 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { runCliAsync as cli } from '../../helpers/cli';
 import { json, queryOf, startScriptedServer, tavilyBody, type ScriptedServer } from './fixtures';
-
-const MAIN = path.resolve(__dirname, '../../../src/cli/main.ts');
-const TSX = pathToFileURL(require.resolve('tsx')).href;
-
-/**
- * Runs the CLI from source with `env` added to a clean environment. Asynchronous, so the loopback server in
- * this process keeps answering while the CLI waits for it.
- */
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SCOUT_')));
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, ...args], { cwd: os.tmpdir(), env: { ...clean, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((resolve) => child.on('close', (status) => resolve({ status, stdout, stderr })));
-}
 
 describe('CLI web_search and web flags', function () {
   this.timeout(60_000);
