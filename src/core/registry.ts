@@ -2,7 +2,7 @@ import type { ScoutTool, ToolName } from './tool';
 import { globTool } from './search/glob';
 import { grepTool } from './search/grep';
 import { workspaceSearchTool } from './workspaceSearch/tool';
-import { webFetchTool } from './web/fetchTool';
+import { webFetchTool } from './web/fetch/tool';
 import { webSearchTool } from './web/search/tool';
 
 /** Every Scout tool by name: the one list the VS Code layer and the CLI both serve. */

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { ScoutConfig } from '../core/config';
 import { TOOLS } from '../core/registry';
 import type { ToolName } from '../core/tool';
-import { fetchConfirmation } from '../core/web/confirmation';
-import { parseWebUrl } from '../core/web/url';
+import { fetchConfirmation } from '../core/web/fetch/confirmation';
+import { parseWebUrl } from '../core/web/http/url';
 import { executeTool } from './execute';
 import { services } from './services';
 

@@ -1,7 +1,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { ConvertWorkerPool } from '../../../src/core/web/convert/workerPool';
 import { htmlToMarkdown } from '../../../src/core/web/convert/markdown';
-import { createWebFetchTool } from '../../../src/core/web/fetchTool';
+import { createWebFetchTool } from '../../../src/core/web/fetch/tool';
 import { startLoopbackServer } from '../../helpers/loopbackServer';
 import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../helpers/webFetchEnv';
 import { articlePage } from '../../helpers/webPages';

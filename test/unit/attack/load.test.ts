@@ -13,7 +13,7 @@ import { webSearchSecretName } from '../../../src/core/config';
 import { globTool } from '../../../src/core/search/glob';
 import { grepTool } from '../../../src/core/search/grep';
 import type { ScoutTool, ToolEnv } from '../../../src/core/tool';
-import { createWebFetchTool, type WebFetchValue } from '../../../src/core/web/fetchTool';
+import { createWebFetchTool, type WebFetchValue } from '../../../src/core/web/fetch/tool';
 import { createWebSearchTool } from '../../../src/core/web/search/tool';
 import { workspaceSearchTool } from '../../../src/core/workspaceSearch/tool';
 import { scriptRipgrep, shellQuote } from '../../helpers/hostileWorkspace';

@@ -16,7 +16,7 @@ describe('web_fetch bundles', function () {
 
   it('keeps linkedom, turndown, readability and iconv-lite out of the tool registry (and so out of dist/extension.js)', async () => {
     const inputs = await bundledPackages('src/core/registry.ts');
-    assert.ok(inputs.some((i) => i.endsWith('src/core/web/fetchTool.ts')));
+    assert.ok(inputs.some((i) => i.endsWith('src/core/web/fetch/tool.ts')));
     assert.ok(inputs.some((i) => i.endsWith('src/core/web/search/tool.ts')), 'web_search (whose DuckDuckGo page parser runs in the worker)');
     assert.deepEqual(inputs.filter((i) => WEB_STACK.test(i)), []);
   });

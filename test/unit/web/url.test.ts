@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { bareHostname, MAX_URL_LENGTH, parseWebUrl } from '../../../src/core/web/url';
+import { bareHostname, MAX_URL_LENGTH, parseWebUrl } from '../../../src/core/web/http/url';
 
-describe('web/url parseWebUrl', () => {
+describe('web/http/url parseWebUrl', () => {
   it('accepts http and https URLs and serialises them', () => {
     assert.equal(parseWebUrl('  HTTPS://Example.COM/a b?q=1#x ').href, 'https://example.com/a%20b?q=1#x');
     assert.equal(parseWebUrl('http://example.com').href, 'http://example.com/');

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createWebFetchTool } from '../../../src/core/web/fetchTool';
+import { createWebFetchTool } from '../../../src/core/web/fetch/tool';
 import { ConvertWorkerPool, MAX_CONVERT_WORKERS, type RenderResult } from '../../../src/core/web/convert/workerPool';
 import type { RenderRequest } from '../../../src/core/web/convert/render';
 import type { DuckDuckGoPage } from '../../../src/core/web/search/providers/duckduckgoPage';

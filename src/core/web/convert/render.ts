@@ -1,6 +1,5 @@
 import { decodeText, type CharsetSource } from '../http/charset';
 import { htmlToMarkdown, type Conversion } from './markdown';
-import type { DuckDuckGoPageRequest } from '../search/providers/duckduckgoPage';
 
 /** One body for the conversion worker to decode and, for HTML, convert. Sent with `bytes` transferred. */
 export interface RenderRequest {
@@ -38,11 +37,18 @@ export interface ConvertedMessage {
 export type RenderMessage = DecodedMessage | ConvertedMessage;
 
 /**
- * The worker's other tasks, each answered with one message (`ConvertWorkerPool.task`): parsing a DuckDuckGo
- * result page for web_search (its reply is a `DuckDuckGoPage`). A message with a `task` field is one of these;
- * any other is a {@link RenderRequest}.
+ * A task of another kind than rendering, answered with one message (`ConvertWorkerPool.task`): parsing an
+ * HTML page that is not shown as Markdown, such as a search provider's result page. The converter knows
+ * pages, not providers: `task` names the parser, and the worker's entry (worker.ts) maps each name to its
+ * module. A message with a `task` field is one of these; any other is a {@link RenderRequest}.
  */
-export type WorkerTaskRequest = DuckDuckGoPageRequest;
+export interface WorkerTaskRequest {
+  /** Which parser runs, e.g. `duckduckgoPage`. */
+  readonly task: string;
+  readonly html: string;
+  /** The URL the page came from (base for its relative links). */
+  readonly pageUrl: string;
+}
 
 /** Decodes (iconv-lite) and, for HTML, converts a body; `post` receives the decoded message, then the converted one. */
 export function render(request: RenderRequest, post: (message: RenderMessage) => void): void {

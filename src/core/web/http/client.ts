@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isToolError, ToolError } from '../../errors';
-import { bareHostname, effectivePort, parseWebUrl } from '../url';
+import { bareHostname, effectivePort, parseWebUrl } from './url';
 import type { AddressGuard } from './addressGuard';
 import { readBody, type BodyCut } from './body';
 

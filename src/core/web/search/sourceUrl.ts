@@ -1,5 +1,5 @@
 import { isToolError } from '../../errors';
-import { parseWebUrl } from '../url';
+import { parseWebUrl } from '../http/url';
 
 /**
  * A result URL a provider returned, as Scout will show it: the WHATWG serialisation of an absolute http(s)

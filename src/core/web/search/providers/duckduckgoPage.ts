@@ -1,4 +1,5 @@
 // Runs in the conversion worker (dist/convertWorker.js), the only bundle that holds linkedom.
+import type { WorkerTaskRequest } from '../../convert/render';
 import type * as Linkedom from 'linkedom' with { 'resolution-mode': 'import' };
 import { resultUrl } from '../sourceUrl';
 import { collapseWhitespace, displayDate } from '../text';
@@ -8,11 +9,8 @@ import type { ProviderResult } from './types';
 const { DOMParser } = require('linkedom') as typeof Linkedom;
 
 /** Worker task: parse one DuckDuckGo HTML result page. */
-export interface DuckDuckGoPageRequest {
+export interface DuckDuckGoPageRequest extends WorkerTaskRequest {
   readonly task: 'duckduckgoPage';
-  readonly html: string;
-  /** The URL the page came from (base for its relative links). */
-  readonly pageUrl: string;
 }
 
 /** What a DuckDuckGo HTML page holds. */

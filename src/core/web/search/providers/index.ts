@@ -1,7 +1,7 @@
 import { webSearchSecretName, type KeyedWebSearchProvider, type WebSearchConfig } from '../../../config';
 import { isToolError, ToolError } from '../../../errors';
 import { AddressGuard } from '../../http/addressGuard';
-import { parseWebUrl } from '../../url';
+import { parseWebUrl } from '../../http/url';
 import { braveProvider } from './brave';
 import { duckduckgoProvider } from './duckduckgo';
 import { exaProvider } from './exa';

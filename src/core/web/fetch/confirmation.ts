@@ -1,6 +1,6 @@
-import type { ScoutConfig } from '../config';
-import { AddressGuard } from './http/addressGuard';
-import { bareHostname, parseWebUrl } from './url';
+import type { ScoutConfig } from '../../config';
+import { AddressGuard } from '../http/addressGuard';
+import { bareHostname, parseWebUrl } from '../http/url';
 
 /** What the VS Code layer shows in `prepareInvocation`'s `confirmationMessages` (message is Markdown). */
 export interface FetchConfirmation {

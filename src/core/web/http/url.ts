@@ -1,4 +1,4 @@
-import { ToolError } from '../errors';
+import { ToolError } from '../../errors';
 
 /**
  * Longest URL (UTF-16 code units, after WHATWG serialisation) Scout will request. Common servers refuse

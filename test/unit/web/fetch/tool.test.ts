@@ -2,14 +2,14 @@ import * as assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';
 import iconv from 'iconv-lite';
-import { isToolError } from '../../../src/core/errors';
-import { findTool } from '../../../src/core/registry';
-import type { ToolOutput } from '../../../src/core/tool';
-import { createWebFetchTool, type WebFetchValue } from '../../../src/core/web/fetchTool';
-import { UNTRUSTED_NOTE } from '../../../src/core/web/fetchOutput';
-import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopbackServer';
-import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../helpers/webFetchEnv';
-import { articlePage } from '../../helpers/webPages';
+import { isToolError } from '../../../../src/core/errors';
+import { findTool } from '../../../../src/core/registry';
+import type { ToolOutput } from '../../../../src/core/tool';
+import { createWebFetchTool, type WebFetchValue } from '../../../../src/core/web/fetch/tool';
+import { UNTRUSTED_NOTE } from '../../../../src/core/web/fetch/output';
+import { startLoopbackServer, type LoopbackServer } from '../../../helpers/loopbackServer';
+import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../../helpers/webFetchEnv';
+import { articlePage } from '../../../helpers/webPages';
 
 const html = (body: string, head = ''): string => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`;
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { formatFetchOutput, sourceIdOf, UNTRUSTED_NOTE } from '../../../src/core/web/fetchOutput';
+import { formatFetchOutput, sourceIdOf, UNTRUSTED_NOTE } from '../../../../src/core/web/fetch/output';
 
 describe('web_fetch output format', () => {
   const parts = { finalUrl: 'https://example.com/a', status: 200, notes: ['redirected from http://example.com/a.'], sourceTruncated: false };

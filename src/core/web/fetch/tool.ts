@@ -1,17 +1,17 @@
 import * as path from 'node:path';
 import * as z from 'zod/mini';
-import { parseArguments } from '../args';
-import type { ScoutConfig } from '../config';
-import { ToolError } from '../errors';
-import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
-import { classifyContent } from './convert/contentKind';
-import { MAX_NESTING_DEPTH } from './convert/htmlScan';
-import { sharedConvertWorkerPool, type ConvertWorkerPool, type RenderResult } from './convert/workerPool';
-import { formatFetchOutput } from './fetchOutput';
-import { AddressGuard } from './http/addressGuard';
-import type { BodyCut } from './http/body';
-import { DEFAULT_MAX_BODY_BYTES, httpRequest, type HttpResponse } from './http/client';
-import { bareHostname, parseWebUrl } from './url';
+import { parseArguments } from '../../args';
+import type { ScoutConfig } from '../../config';
+import { ToolError } from '../../errors';
+import type { ScoutTool, ToolEnv, ToolOutput } from '../../tool';
+import { classifyContent } from '../convert/contentKind';
+import { MAX_NESTING_DEPTH } from '../convert/htmlScan';
+import { sharedConvertWorkerPool, type ConvertWorkerPool, type RenderResult } from '../convert/workerPool';
+import { formatFetchOutput } from './output';
+import { AddressGuard } from '../http/addressGuard';
+import type { BodyCut } from '../http/body';
+import { DEFAULT_MAX_BODY_BYTES, httpRequest, type HttpResponse } from '../http/client';
+import { bareHostname, parseWebUrl } from '../http/url';
 
 export interface WebFetchArgs {
   /** The validated, WHATWG-serialised URL. */

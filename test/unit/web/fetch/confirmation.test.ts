@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { domainMatches, fetchConfirmation } from '../../../src/core/web/confirmation';
-import { webFetchConfig } from '../../helpers/webFetchEnv';
+import { domainMatches, fetchConfirmation } from '../../../../src/core/web/fetch/confirmation';
+import { webFetchConfig } from '../../../helpers/webFetchEnv';
 
 describe('web_fetch confirmation', () => {
   it('asks before fetching a domain the user has not approved, warning that page text is untrusted', () => {
