@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { formatToolError, isToolError, ToolError } from '../core/errors';
 import { findTool } from '../core/registry';
 import type { ToolName, ToolOutput } from '../core/tool';
-import type { RunSource, ToolRun } from './runs';
+import type { RunSource, ToolRun } from './runRecord';
 import { services } from './services';
 
 /** What one call produced: the run record (as the panel shows it) and the text the model sees. */

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { LocatedRipgrep } from '../core/ripgrep/locate';
-import type { ToolRun } from './runs';
+import type { ToolRun } from './runRecord';
 import { registerCommands } from './commands';
 import { registerResultsPanel } from './panel/resultsView';
 import { registerServices, services } from './services';

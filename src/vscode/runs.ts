@@ -1,40 +1,6 @@
 import * as vscode from 'vscode';
-import type { RunSummary, ToolName } from '../core/tool';
-import { boundValue } from './panel/cards';
-
-/** Who started a call: a model through `vscode.lm`, or a person through a command or the panel. */
-export type RunSource = 'agent' | 'command';
-
-export type RunStatus = 'running' | 'done' | 'error' | 'cancelled';
-
-/** One tool call as the results panel shows it. JSON-serialisable (kept in workspace state). */
-export interface ToolRun {
-  readonly id: string;
-  readonly tool: ToolName;
-  /** The arguments as given (already validated when status is not `error`). */
-  readonly input: unknown;
-  readonly source: RunSource;
-  status: RunStatus;
-  /** Epoch ms. */
-  readonly startedAt: number;
-  /** ms from start to finish; absent while running. */
-  durationMs?: number;
-  summary?: RunSummary;
-  /** The latest progress message while running (not kept across reloads). */
-  progress?: string;
-  /**
-   * The tool's canonical value (see `ToolOutput.value`), bounded for storage by {@link boundValue}: the
-   * card lists from it, and the complete result stays in the spill document and the model text.
-   */
-  value?: unknown;
-  /** The text the model saw. */
-  text?: string;
-  error?: { code: string; message: string };
-  /** URI of the spill document holding the complete result, when the tool made one. */
-  spillUri?: string;
-  /** URI of the document the panel made from `text` when the spill document was gone or never made. */
-  textUri?: string;
-}
+import type { ToolName } from '../core/tool';
+import { boundValue, type RunSource, type ToolRun } from './runRecord';
 
 const STATE_KEY = 'scout.runs';
 /** Cards kept across reloads (issue 6). */

@@ -1,6 +1,5 @@
 import { WORKSPACE_SEARCH_LIMITS as LIMITS } from './limits';
 import type { SkipReason } from './reader';
-import type { ScanOutcome } from './scan';
 import type { TraversalLimit } from './traversal';
 
 /** One matching line in the report. */
@@ -77,6 +76,24 @@ export interface WorkspaceSearchReport {
 
 /** What the report says about the request itself. */
 export type ReportHeader = Pick<WorkspaceSearchReport, 'query' | 'caseSensitive' | 'maxResults' | 'workspaceFolder' | 'path'>;
+
+/** What a scan found, as plain data (posted back from the worker): the report's counts and matches. */
+export type ScanOutcome = Pick<
+  WorkspaceSearchReport,
+  | 'matches'
+  | 'filesFound'
+  | 'scannedFiles'
+  | 'skippedFiles'
+  | 'skippedFileReasons'
+  | 'directories'
+  | 'entries'
+  | 'skippedEntries'
+  | 'unreadableDirectories'
+  | 'readBytes'
+> & {
+  /** Every truncation reason that applied, except `reportSize` (decided when the report is built). */
+  readonly reasons: TruncationReason[];
+};
 
 /**
  * Builds the final report and its text, which are the same JSON (seed 003). When the text would pass

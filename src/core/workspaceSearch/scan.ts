@@ -2,7 +2,7 @@ import { throwIfCancelled } from './cancellation';
 import { WORKSPACE_SEARCH_LIMITS as LIMITS } from './limits';
 import { LiteralLineMatcher } from './matcher';
 import { classifyText, closeOpenedFile, defaultCanonicalPathMethod, openCheckedFile, readOpenedFile, readReservation, type CanonicalPathMethod, type SkipReason } from './reader';
-import type { TruncationReason, WorkspaceSearchMatch, WorkspaceSearchReport } from './report';
+import type { ScanOutcome, TruncationReason, WorkspaceSearchMatch } from './report';
 import { excludedNameTest } from './target';
 import { discoverFiles, type DiscoveredFile, type TraversalControl } from './traversal';
 
@@ -22,23 +22,6 @@ export interface ScanRequest {
   readonly maxResults: number;
 }
 
-/** What a scan found, as plain data (posted back from the worker): the report's counts and matches. */
-export type ScanOutcome = Pick<
-  WorkspaceSearchReport,
-  | 'matches'
-  | 'filesFound'
-  | 'scannedFiles'
-  | 'skippedFiles'
-  | 'skippedFileReasons'
-  | 'directories'
-  | 'entries'
-  | 'skippedEntries'
-  | 'unreadableDirectories'
-  | 'readBytes'
-> & {
-  /** Every truncation reason that applied, except `reportSize` (decided when the report is built). */
-  readonly reasons: TruncationReason[];
-};
 
 /** How the scan is driven: cancellation, progress, and test seams. */
 export interface ScanControl extends TraversalControl {

@@ -7,7 +7,8 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { isToolError, type ToolErrorCode } from '../errors';
-import { scanWorkspace, type ScanOutcome, type ScanRequest } from './scan';
+import type { ScanOutcome } from './report';
+import { scanWorkspace, type ScanRequest } from './scan';
 
 /** One search, posted by the host. */
 export interface ScanJob {

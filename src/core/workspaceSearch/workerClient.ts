@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ToolError } from '../errors';
 import { searchCancelled } from './cancellation';
-import type { ScanOutcome, ScanRequest } from './scan';
+import type { ScanOutcome } from './report';
+import type { ScanRequest } from './scan';
 import type { ScanJob, ScanReply } from './worker';
 
 /** ms an idle search worker is kept for the next call before it is stopped (Scout's choice). */

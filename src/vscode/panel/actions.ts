@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { executeTool, type ExecutedCall } from '../execute';
-import type { ToolRun } from '../runs';
+import type { ToolRun } from '../runRecord';
 import { services } from '../services';
 import { isWebUrl, type CardTarget } from './cards';
 import { locateRunFile } from './locate';

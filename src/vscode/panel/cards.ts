@@ -6,7 +6,7 @@
  * panel does not know (an older run, a changed tool) still gives a card, showing the first lines of the
  * model text. Every list is bounded, so a card stays small whatever the run produced.
  */
-import type { ToolRun } from '../runs';
+import type { ToolRun } from '../runRecord';
 import { cutText, findMatch, previewLine, utf8RangeToUtf16, type LineRange, type MatchHint } from './match';
 import type { CardBody, CardCount, CardModel, FileRow, SourceRow } from './protocol';
 
@@ -21,26 +21,6 @@ export const EXCERPT_LINES = 12;
 export const EXCERPT_CHARS = 2000;
 /** UTF-16 code units of one argument value on a card. */
 export const MAX_ARG_CHARS = 200;
-
-/** Items of any one array, and UTF-16 code units of any one string, kept in a stored value. */
-export const MAX_STORED_ITEMS = 200;
-export const MAX_STORED_CHARS = 20_000;
-
-/**
- * A copy of a canonical tool value small enough to keep in workspace state for every card: arrays cut to
- * {@link MAX_STORED_ITEMS} items and strings to {@link MAX_STORED_CHARS} code units, at any depth. The card
- * shows at most a few dozen rows from it; the counts come from the run's summary, which is kept whole.
- * (A grep value can hold every match of a 20 MB rg output; 50 of those must not live in memory or state.)
- * Used by `RunLog` when a run finishes.
- */
-export function boundValue(value: unknown): unknown {
-  if (typeof value === 'string') return value.length > MAX_STORED_CHARS ? value.slice(0, MAX_STORED_CHARS) : value;
-  if (Array.isArray(value)) return value.slice(0, MAX_STORED_ITEMS).map(boundValue);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, boundValue(v)]));
-  }
-  return value;
-}
 
 /** What a run's value says its paths are relative to: an absolute `workdir`, or a workspace `folder` name. */
 export interface Workdir {

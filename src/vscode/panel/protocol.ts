@@ -13,7 +13,7 @@
  *
  * This file has no `vscode` import: the unit tests and the card builder use it too.
  */
-import type { RunSource, RunStatus } from '../runs';
+import type { RunSource, RunStatus } from '../runRecord';
 import type { ToolName } from '../../core/tool';
 
 /** Bumped whenever a message shape changes; the webview sends the version it was written for. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { RunLog, ToolRun } from '../runs';
+import type { ToolRun } from '../runRecord';
+import type { RunLog } from '../runs';
 import { services } from '../services';
 import { copyResult, openFullResult, openTarget, RESULTS_VIEW_ID, runFromUser } from './actions';
 import { buildCard } from './cards';

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { defaultConfig } from '../../../src/core/config';
-import { scanWorkspace, type ScanControl, type ScanOutcome, type ScanRequest } from '../../../src/core/workspaceSearch/scan';
+import type { ScanOutcome } from '../../../src/core/workspaceSearch/report';
+import { scanWorkspace, type ScanControl, type ScanRequest } from '../../../src/core/workspaceSearch/scan';
 
 /** A scan request for the directory `root` (a realpath) with the default settings. */
 export function scanRequest(root: string, query: string, overrides: Partial<ScanRequest> = {}): ScanRequest {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { buildReport, type WorkspaceSearchMatch } from '../../../src/core/workspaceSearch/report';
-import type { ScanOutcome } from '../../../src/core/workspaceSearch/scan';
+import type { ScanOutcome } from '../../../src/core/workspaceSearch/report';
 
 const CAP = 128 * 1024;
 const header = { query: 'needle', caseSensitive: false, maxResults: 100, workspaceFolder: 'ws', path: '.' };
