@@ -1,4 +1,5 @@
 import { cutAtCodePoint } from './codePoints';
+import { jsonQuote } from './controlCharacters';
 
 /**
  * Structured tool errors shared by every Scout tool.
@@ -58,12 +59,12 @@ export function formatToolError(e: ToolError): string {
 export const QUOTED_VALUE_MAX_CHARS = 200;
 
 /**
- * `value` (a model argument) as an error message quotes it: a JSON string of its first
+ * `value` (a model argument) as an error message quotes it: a JSON string (`jsonQuote`) of its first
  * {@link QUOTED_VALUE_MAX_CHARS} UTF-16 code units (never half a surrogate pair), followed by `…` when cut.
  * A message echoes the value so the model sees which one was wrong; the whole of a 10,000-character value
  * would only bury the advice.
  */
 export function quoteValue(value: string): string {
   const head = cutAtCodePoint(value, QUOTED_VALUE_MAX_CHARS);
-  return head.length < value.length ? `${JSON.stringify(head)}…` : JSON.stringify(value);
+  return head.length < value.length ? `${jsonQuote(head)}…` : jsonQuote(value);
 }

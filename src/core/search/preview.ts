@@ -1,3 +1,4 @@
+import { showControlPictures } from '../controlCharacters';
 import type { RgSubmatch } from '../ripgrep/jsonStream';
 
 /** The marker after a preview that was cut (seed 000). */
@@ -11,9 +12,9 @@ export const LINE_TRUNCATED = '(line truncated)';
  * long line stays visible. Window edges move inwards to UTF-8 character boundaries; a cut edge shows `…` and
  * the preview ends with ` (line truncated)`.
  *
- * Control characters are shown as their Unicode control pictures (U+2400–U+241F, and U+2421 for DEL): every
- * C0 character except TAB (so NUL, a lone CR, a form feed, the ESC starting a terminal escape sequence) and
- * DEL. A raw CR inside a line would otherwise start a new line where the result is shown (VS Code's untitled
+ * Control characters are made visible by `showControlPictures`: every C0 character except TAB (so NUL, a lone
+ * CR, a form feed, the ESC starting a terminal escape sequence) and DEL as its control picture, and C1,
+ * line-separator and bidi controls as `\uXXXX`. A raw CR inside a line would otherwise start a new line where the result is shown (VS Code's untitled
  * spill document breaks lines at it), forging a `Line N:` row; ESC sequences would restyle a terminal. The
  * window is cut on the line's own bytes, so a shown picture (3 bytes) can make the preview longer than
  * `maxBytes`. Only the preview changes: the canonical value keeps the exact line.
@@ -46,12 +47,4 @@ export function previewLine(line: string, submatches: readonly RgSubmatch[], max
 
 function isContinuation(byte: number): boolean {
   return (byte & 0xc0) === 0x80;
-}
-
-/** C0 control characters except TAB, and DEL: the characters {@link previewLine} replaces. */
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000a-\u001f\u007f]/g;
-
-/** `text` with each of {@link CONTROL_CHARACTERS} replaced by its control picture (U+2400 + code, DEL U+2421). */
-function showControlPictures(text: string): string {
-  return text.replace(CONTROL_CHARACTERS, (c) => String.fromCharCode(c === '\u007f' ? 0x2421 : 0x2400 + c.charCodeAt(0)));
 }

@@ -1,0 +1,56 @@
+/**
+ * Characters that change how text is laid out or read where a result is shown (a terminal, an editor tab, the
+ * model's context), and the two ways Scout neutralises them in text that comes from files, names, servers or
+ * models: control pictures for running text, JSON-style escapes inside quoted values.
+ *
+ * The set ({@link UNSAFE_CHARACTERS}):
+ * - C0 controls except TAB (U+0009) and LF (U+000A), and DEL (U+007F): a CR or form feed starts a new line in
+ *   VS Code's editor, ESC starts a terminal escape sequence (cursor moves, window titles, hyperlinks);
+ * - C1 controls (U+0080–U+009F): NEL (U+0085) breaks lines, CSI (U+009B) starts an escape sequence on some
+ *   terminals;
+ * - U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR, which editors and Markdown renderers break lines at;
+ * - the bidirectional formatting characters of Unicode Standard Annex #9 (ALM U+061C, LRM/RLM U+200E–U+200F,
+ *   embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069), which reorder what is displayed
+ *   ("Trojan Source", CVE-2021-42574).
+ * LF is not in the set: callers decide whether a line feed is structure (page text) or an attack (a file name).
+ */
+export const UNSAFE_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** {@link UNSAFE_CHARACTERS} plus LF: what may not appear raw inside one line of a result. */
+const UNSAFE_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** True when `text` holds a character of {@link UNSAFE_CHARACTERS} or a line feed: it cannot be printed raw as one line. */
+export function breaksLine(text: string): boolean {
+  return UNSAFE_IN_LINE.test(text);
+}
+
+/**
+ * `text` with each unsafe character made visible: C0 controls as their control pictures (U+2400 + code, so
+ * ESC is ␛ and CR is ␍), DEL as ␡ (U+2421), and the others (C1, separators, bidi controls), which have no
+ * picture, as `\u` and four lower-case hex digits. TAB is kept. LF is kept when `keepLineFeeds` is true
+ * (multi-line page text), else shown as ␊.
+ */
+export function showControlPictures(text: string, keepLineFeeds = false): string {
+  const pattern = keepLineFeeds ? UNSAFE_CHARACTERS : UNSAFE_IN_LINE_GLOBAL;
+  return text.replace(pattern, (c) => {
+    const code = c.charCodeAt(0);
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return '\u2421';
+    return unicodeEscape(code);
+  });
+}
+
+const UNSAFE_IN_LINE_GLOBAL = new RegExp(UNSAFE_IN_LINE.source, 'g');
+
+/**
+ * `text` as a JSON string literal (RFC 8259) in which every unsafe character is escaped, C1 and bidi
+ * controls included (JSON.stringify escapes only C0, quotes and backslashes). The result is one line of
+ * printable text that reads back to `text` with `JSON.parse`.
+ */
+export function jsonQuote(text: string): string {
+  return JSON.stringify(text).replace(UNSAFE_CHARACTERS, (c) => unicodeEscape(c.charCodeAt(0)));
+}
+
+function unicodeEscape(code: number): string {
+  return `\\u${code.toString(16).padStart(4, '0')}`;
+}
