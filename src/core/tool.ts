@@ -13,7 +13,10 @@ export interface SpillLocator {
   readonly hint: string;
 }
 
-/** Saves the complete formatted text of an over-cap result. Rejects when it cannot; callers keep the inline page. */
+/**
+ * Saves the complete formatted text of an over-cap result. `text` starts with `meta.title`, the result's
+ * self-describing first line (`spillHeading` in spill.ts). Rejects when it cannot; callers keep the inline page.
+ */
 export type SpillWriter = (text: string, meta: { tool: ToolName; title: string }) => Promise<SpillLocator>;
 
 /** A sink for diagnostics (the VS Code `LogOutputChannel`, or stderr in the CLI). Never given secrets. */

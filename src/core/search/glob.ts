@@ -1,12 +1,13 @@
 import { isUtf8 } from 'node:buffer';
 import * as z from 'zod/mini';
 import { parseArguments } from '../args';
-import { ToolError } from '../errors';
+import { quoteValue, ToolError } from '../errors';
 import { globArgv } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import { pathSchema, patternSchema } from './arguments';
-import { count, displayPaths, layoutResult, saveCompleteResult } from './page';
+import { countOf, saveCompleteResult } from '../spill';
+import { count, displayPaths, layoutResult } from './page';
 import { sampleAcrossTopLevel } from './sample';
 import { outputPrefixLength, resolveSearchTarget, runSearch, workdirNote } from './target';
 
@@ -75,7 +76,8 @@ async function runGlob(args: GlobArgs, env: ToolEnv): Promise<ToolOutput<GlobVal
 
   const sample = config.sampleOverCapGlobResults ? sampleAcrossTopLevel(paths, target.relPath, cap) : undefined;
   const page = sample && !sample.equalsHead ? sample.indices.map((i) => listed[i]!) : listed.slice(0, cap);
-  const saved = await saveCompleteResult(env, 'glob', `glob ${args.pattern}${args.path ? ` in ${args.path}` : ''}`, () => layoutResult(listed, undefined, note));
+  const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}`;
+  const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file') }, () => layoutResult(listed, undefined, note));
   const omitted = `${count(paths.length - page.length, 'more file')} not shown`;
   let footer: string;
   if (sample && !sample.equalsHead) {

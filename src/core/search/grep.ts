@@ -1,11 +1,13 @@
 import * as z from 'zod/mini';
 import { parseArguments } from '../args';
+import { quoteValue } from '../errors';
 import { grepArgv } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';
 import { RgJsonReader, type RgData, type RgSubmatch } from '../ripgrep/jsonStream';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import { includeSchema, pathSchema, patternSchema } from './arguments';
-import { count, displayPath, layoutResult, saveCompleteResult } from './page';
+import { countOf, saveCompleteResult } from '../spill';
+import { count, displayPath, layoutResult } from './page';
 import { previewLine } from './preview';
 import { outputPrefixLength, resolveSearchTarget, runSearch, workdirNote } from './target';
 
@@ -91,8 +93,9 @@ async function runGrep(args: GrepArgs, env: ToolEnv): Promise<ToolOutput<GrepVal
   const summary = { matches: matches.length, files: files.length, truncated: matches.length > cap };
   if (matches.length <= cap) return { text: layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), undefined, note), value, summary };
 
-  const title = `grep ${args.pattern}${args.path ? ` in ${args.path}` : ''}${args.include ? ` (${args.include})` : ''}`;
-  const saved = await saveCompleteResult(env, 'grep', title, () => layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), undefined, note));
+  const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}${args.include ? ` include ${quoteValue(args.include)}` : ''}`;
+  const size = `${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')}`;
+  const saved = await saveCompleteResult(env, { tool: 'grep', call, size }, () => layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), undefined, note));
   const footer = `[${count(matches.length - cap, 'more match', 'more matches')} not shown: these are the first ${cap} of ${matches.length} matches in ${count(files.length, 'file')}. ${saved.sentence}]`;
   return {
     text: layoutResult(formatGroups(files, cap, config.grepMaxLineBytes), footer, note),

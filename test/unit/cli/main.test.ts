@@ -100,7 +100,9 @@ describe('CLI', function () {
     assert.equal(file, uri[2]);
     try {
       assert.ok(path.basename(file).startsWith('scout-spill-glob-'));
-      assert.equal(readFileSync(file, 'utf8').split('\n\n')[0]!.split('\n').length, 3);
+      const [heading, listing] = readFileSync(file, 'utf8').split('\n\n');
+      assert.equal(heading, 'Scout glob "*": 3 files, complete result', 'the file starts with the self-describing first line');
+      assert.equal(listing!.split('\n').length, 3);
     } finally {
       rmSync(file, { force: true });
     }

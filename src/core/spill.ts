@@ -1,0 +1,56 @@
+import type { SpillLocator, ToolEnv, ToolName } from './tool';
+
+/** What a complete over-cap result is: the call that made it and its size, for its first line. */
+export interface SpillSubject {
+  readonly tool: ToolName;
+  /**
+   * The call's arguments as a person reads them, e.g. `"**\/*.ts" in "src"`. Model-supplied values in it must
+   * be quoted with `quoteValue` (errors.ts), so the line cannot be broken or reordered by them.
+   */
+  readonly call: string;
+  /** The size of the complete result, made with {@link countOf}: `4,819 files`. */
+  readonly size: string;
+}
+
+/**
+ * The first line of every complete result Scout saves (issue 13), in every host: `Scout glob "**\/*.ts": 4,819
+ * files, complete result`. VS Code names an untitled document after its first line, so the tab, the save
+ * prompt and a chat attachment read as a Scout result rather than as one of the user's files.
+ */
+export function spillHeading(subject: SpillSubject): string {
+  return `Scout ${subject.tool} ${subject.call}: ${subject.size}, complete result`;
+}
+
+/** `n` with en-US digit grouping and the singular or plural noun: `1 file`, `4,819 files`. */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
+}
+
+/** The outcome of saving a complete over-cap result: the footer sentence about it, and the locator if saved. */
+export interface SavedResult {
+  /** One sentence for the footer: where the complete result is and how to read it, or that it was not saved. */
+  readonly sentence: string;
+  readonly spill?: SpillLocator;
+}
+
+/**
+ * Saves the complete formatted result of an over-cap call through `env.spill` (seed 000: "post-policy
+ * best-effort"), headed by {@link spillHeading} and a blank line. Never throws: when the host has no spill
+ * writer or it rejects, the sentence says the complete result could not be saved, and the caller keeps its
+ * inline page.
+ *
+ * @param fullText makes the complete formatted result, in the order the tool lists it; called only when there
+ *   is a spill writer to take it.
+ */
+export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fullText: () => string): Promise<SavedResult> {
+  if (env.spill) {
+    const title = spillHeading(subject);
+    try {
+      const spill = await env.spill(`${title}\n\n${fullText()}`, { tool: subject.tool, title });
+      return { sentence: `The complete result is saved at ${spill.uri}. ${spill.hint}`, spill };
+    } catch (e) {
+      env.log.warn(`${subject.tool}: saving the complete result failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return { sentence: 'The complete result could not be saved; narrow the search to see the rest.' };
+}

@@ -1,0 +1,43 @@
+import * as assert from 'node:assert/strict';
+import { breaksLine } from '../../../src/core/controlCharacters';
+import { quoteValue } from '../../../src/core/errors';
+import { countOf, saveCompleteResult, spillHeading } from '../../../src/core/spill';
+import type { SpillWriter } from '../../../src/core/tool';
+import { searchEnv } from '../../helpers/searchEnv';
+
+describe('spill: complete results', () => {
+  it('heads a complete result with the tool, the call and its size', () => {
+    assert.equal(spillHeading({ tool: 'glob', call: quoteValue('**/*.ts'), size: countOf(4819, 'file') }), 'Scout glob "**/*.ts": 4,819 files, complete result');
+    assert.equal(countOf(1, 'match', 'matches'), '1 match');
+  });
+
+  it('keeps a hostile argument on the heading line', () => {
+    const heading = spillHeading({ tool: 'grep', call: quoteValue('x\n\u202eLine 9: forged\r'), size: countOf(2, 'match', 'matches') });
+    assert.ok(!breaksLine(heading), heading);
+  });
+
+  it('hands the writer the heading, a blank line and the text, and names the result in the footer sentence', async () => {
+    const texts: string[] = [];
+    const writer: SpillWriter = async (text, meta) => {
+      texts.push(text);
+      assert.equal(meta.title, 'Scout grep "a": 3 matches, complete result');
+      return { uri: 'untitled:x', hint: 'Read it.' };
+    };
+    const saved = await saveCompleteResult(searchEnv({ spill: writer }), { tool: 'grep', call: '"a"', size: '3 matches' }, () => 'body');
+    assert.deepEqual(texts, ['Scout grep "a": 3 matches, complete result\n\nbody']);
+    assert.equal(saved.sentence, 'The complete result is saved at untitled:x. Read it.');
+  });
+
+  it('never throws: a failing writer or none leaves the page and a sentence saying so', async () => {
+    const failing: SpillWriter = async () => {
+      throw new Error('disk full');
+    };
+    const env = searchEnv({ spill: failing });
+    for (const e of [env, searchEnv()]) {
+      const saved = await saveCompleteResult(e, { tool: 'glob', call: '"*"', size: '9 files' }, () => 'body');
+      assert.equal(saved.spill, undefined);
+      assert.match(saved.sentence, /could not be saved/);
+    }
+    assert.match(env.warnings[0]!, /disk full/);
+  });
+});
