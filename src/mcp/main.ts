@@ -25,7 +25,8 @@ export async function serveMcp(settings: CliSettings): Promise<void> {
     close();
   };
   const closed = new Promise<void>((resolve) => (server.onclose = resolve));
-  server.onerror = (e) => log.warn(`MCP: ${e.message}`);
+  // A message that is not JSON-RPC, or a failed write: logged on one line, and the server goes on.
+  server.onerror = (e) => log.warn(`MCP: ${e.message.replace(/\s+/g, ' ')}`);
   process.stdin.once('end', close);
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

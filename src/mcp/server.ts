@@ -5,6 +5,7 @@ import {
   CallToolRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
@@ -86,6 +87,8 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
     }
   });
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: results.list() }));
+  // Results are made by tool calls, never by filling in a template; clients that ask get an empty list.
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const { uri } = request.params;
     const result = results.read(uri);

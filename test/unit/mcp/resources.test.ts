@@ -81,6 +81,10 @@ describe('MCP server: complete results as resources', function () {
     });
   });
 
+  it('offers no resource templates: results come from tool calls', async () => {
+    assert.deepEqual((await scout.client.listResourceTemplates()).resourceTemplates, []);
+  });
+
   it('refuses a resource URI it never made', async () => {
     for (const uri of ['scout://result/0000000000000000', 'file:///etc/passwd', 'scout://result/../../etc/passwd']) {
       await assert.rejects(scout.client.readResource({ uri }), (e: unknown) => e instanceof McpError && e.code === -32002, uri);

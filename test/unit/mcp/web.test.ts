@@ -8,6 +8,7 @@ describe('MCP server: web tools', function () {
   this.timeout(60_000);
   const page = articlePage(60_000, 7, 'Backpressure in Node.js streams');
   let web: ScriptedServer;
+  let stallClosed: Promise<void> | undefined;
   before(async () => {
     requireFreshBuild();
     web = await startScriptedServer();
@@ -19,6 +20,11 @@ describe('MCP server: web tools', function () {
           { title: 'Backpressuring in Streams', url: 'https://nodejs.org/en/learn/modules/backpressuring-in-streams', snippet: 'When data flows faster than it can be consumed…', date: '2024-03-05' },
           { title: 'stream | Node.js API', url: 'https://nodejs.org/api/stream.html', snippet: 'A stream is an abstract interface.' },
         ]));
+      }
+      if (url.pathname === '/stall') {
+        // Sends the head and a few bytes, then never ends; resolves `stallClosed` when the client drops it.
+        stallClosed = new Promise((resolve) => req.socket.once('close', resolve));
+        return void res.writeHead(200, { 'content-type': 'text/html' }).write('<html><body><p>first bytes');
       }
       if (url.pathname === '/tavily/search') return json(res, tavilyBody(queryOf(recorded), [{ title: 'Keyed', url: 'https://example.com/keyed', snippet: 'found with a key' }]));
       res.writeHead(404).end();
@@ -48,6 +54,16 @@ describe('MCP server: web tools', function () {
       assert.equal(result.isError, undefined);
       assert.ok(updates.some((u) => u.message === `Converting ${web.url('/article')}`), JSON.stringify(updates));
       assert.ok(updates.every((u, i) => u.progress === i + 1), 'progress counts up by one per message');
+    });
+
+    it('aborts a fetch on notifications/cancelled: the connection to the server is closed', async () => {
+      const abort = new AbortController();
+      const call = scout.client.callTool({ name: 'web_fetch', arguments: { url: web.url('/stall') } }, undefined, { signal: abort.signal });
+      for (let i = 0; i < 400 && stallClosed === undefined; i++) await new Promise((r) => setTimeout(r, 25));
+      assert.ok(stallClosed, 'the request arrived');
+      abort.abort();
+      await assert.rejects(call);
+      await stallClosed; // resolves only when the server process drops the connection (the fetch timeout is 30 s)
     });
 
     it('searches the web with the --provider and --provider-url given, to exactly the CLI\'s text', async () => {
