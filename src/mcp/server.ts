@@ -14,7 +14,7 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { formatToolError, isToolError, ToolError } from '../core/errors';
+import { formatToolError, isToolError, quoteValue, ToolError } from '../core/errors';
 import { findTool } from '../core/registry';
 import { COMPLETE_RESULTS_KEPT } from '../core/spill';
 import type { Logger, ScoutTool, SpillWriter, ToolEnv } from '../core/tool';
@@ -77,7 +77,7 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name } = request.params;
     const tool = findTool(name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Scout has no tool named ${JSON.stringify(name)}; its tools are ${tools.map((t) => t.name).join(', ')}.`);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Scout has no tool named ${quoteValue(name)}; its tools are ${tools.map((t) => t.name).join(', ')}.`);
     const call = callTool(tool, request.params.arguments ?? {}, extra);
     running.add(call);
     try {
@@ -95,7 +95,7 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
     if (!result) {
       throw new McpError(
         RESOURCE_NOT_FOUND,
-        `Scout holds no complete result at ${uri}: it keeps the ${COMPLETE_RESULTS_KEPT} newest, only while the server runs. Call the tool again to make it anew.`,
+        `Scout holds no complete result at ${quoteValue(uri)}: it keeps the ${COMPLETE_RESULTS_KEPT} newest, only while the server runs. Call the tool again to make it anew.`,
         { uri },
       );
     }

@@ -76,7 +76,7 @@ describe('MCP server: complete results as resources', function () {
     await assert.rejects(scout.client.readResource({ uri: links[0]!.uri }), (e: unknown) => {
       assert.ok(e instanceof McpError);
       assert.equal(e.code, -32002);
-      assert.match(e.message, new RegExp(`no complete result at ${links[0]!.uri}: it keeps the ${COMPLETE_RESULTS_KEPT} newest`));
+      assert.match(e.message, new RegExp(`no complete result at "${links[0]!.uri}": it keeps the ${COMPLETE_RESULTS_KEPT} newest`));
       return true;
     });
   });
