@@ -33,7 +33,7 @@ export function mcpToolList(): Tool[] {
       title: declared.displayName,
       description: declared.modelDescription,
       inputSchema: declared.inputSchema,
-      annotations: { title: declared.displayName, readOnlyHint: true, destructiveHint: false, openWorldHint: WEB_TOOLS.includes(name) },
+      annotations: { title: declared.displayName, readOnlyHint: true, openWorldHint: WEB_TOOLS.includes(name) },
     };
   });
 }

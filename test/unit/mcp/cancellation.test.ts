@@ -1,8 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { findProcesses, processesUnder } from '../../helpers/processes';
 import { makeTree, removeTree, SLOW_PATTERN, writeSlowCorpus } from '../../helpers/tree';
-import { connectScout, requireFreshBuild } from './support';
+import { connectScout, requireFreshBuild, type ScoutSession } from './support';
 
 /** Waits (at most `tries` × 50 ms) until `done()` holds; returns whether it did. */
 async function eventually(done: () => boolean, tries = 200): Promise<boolean> {
@@ -44,14 +43,22 @@ describe('MCP server: cancellation', function () {
     }
   });
 
-  it('stops a running grep and exits when the client goes away (stdin closed)', async () => {
-    const scout = await connectScout({ args: ['--cwd', root] });
-    const call = scout.client.callTool({ name: 'grep', arguments: { pattern: SLOW_PATTERN } });
-    call.catch(() => undefined);
-    assert.ok(await eventually(() => rgUnder(root).length > 0), 'rg started');
-    await scout.close();
-    assert.ok(await eventually(() => findProcesses((p) => p.pid === scout.pid).length === 0), 'the server exited');
-    assert.deepEqual(rgUnder(root), []);
-    assert.equal(existsSync(`/proc/${scout.pid}`), false);
-  });
+  for (const [how, stop] of [
+    ['the client goes away (stdin closed)', (scout: ScoutSession) => scout.close()],
+    ['it gets SIGTERM', async (scout: ScoutSession) => void process.kill(scout.pid, 'SIGTERM')],
+  ] as const) {
+    it(`stops a running grep and exits when ${how}`, async () => {
+      const scout = await connectScout({ args: ['--cwd', root] });
+      try {
+        const call = scout.client.callTool({ name: 'grep', arguments: { pattern: SLOW_PATTERN } });
+        call.catch(() => undefined);
+        assert.ok(await eventually(() => rgUnder(root).length > 0), 'rg started');
+        await stop(scout);
+        assert.ok(await eventually(() => findProcesses((p) => p.pid === scout.pid).length === 0), 'the server exited');
+        assert.deepEqual(rgUnder(root), []);
+      } finally {
+        await scout.close();
+      }
+    });
+  }
 });
