@@ -32,7 +32,7 @@
  * ```
  */
 
-/** Memory layout: needles (bytes, then masks) from 0, file bytes from the first 64-byte boundary after them. */
+/** The unit in which WebAssembly memory grows. */
 const PAGE_BYTES = 65_536;
 /** Bytes kept readable after the file: the kernel loads 16 bytes at its last candidate's final byte. */
 const SLACK_BYTES = 16;
@@ -197,7 +197,8 @@ export function probePositions(needle: Uint8Array, foldAsciiCase: boolean): [num
 /**
  * Searches file bytes for a fixed set of byte strings (the needles), exactly or ignoring ASCII case. One
  * instance serves one scan: it owns the buffer files are read into ({@link readBuffer}), so searching a
- * file needs no copy. Not safe to share between threads (each has its own).
+ * file needs no copy. Its memory holds the needles (bytes, then fold masks) from address 0 and the file
+ * from the next 64-byte boundary, followed by {@link SLACK_BYTES} readable bytes.
  */
 export class SimdByteSearch {
   private readonly exports: Exports;
@@ -205,7 +206,8 @@ export class SimdByteSearch {
   private readonly needles: readonly { readonly address: number; readonly length: number; readonly probes: [number, number] }[];
   /** Address where file bytes start. */
   private readonly haystack: number;
-  private bytes: Buffer;
+  /** A view of the whole memory, replaced when the memory grows. */
+  private bytes: Buffer = Buffer.alloc(0);
 
   /**
    * @param needles byte strings of at least one byte each
@@ -244,8 +246,8 @@ export class SimdByteSearch {
   /**
    * Finds needle `k` in `bytes` at or after byte offset `from`.
    *
-   * @param bytes a buffer from {@link readBuffer} (searched in place) or any other buffer (copied in first;
-   *   pass the same one for every call about one file, as only the first call copies it)
+   * @param bytes a buffer from {@link readBuffer}, searched in place, or any other buffer, copied in at
+   *   each call (tests do that; the scan reads every file into {@link readBuffer})
    * @returns the byte offset in `bytes` of the first occurrence, or -1
    */
   indexOf(k: number, bytes: Buffer, from: number): number {
@@ -270,7 +272,7 @@ export class SimdByteSearch {
     const { memory } = this.exports;
     const needed = this.haystack + size + SLACK_BYTES;
     if (memory.buffer.byteLength < needed) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE_BYTES));
-    if (this.bytes?.buffer !== memory.buffer) this.bytes = Buffer.from(memory.buffer);
+    if (this.bytes.buffer !== memory.buffer) this.bytes = Buffer.from(memory.buffer);
     return this.bytes;
   }
 }
