@@ -49,14 +49,18 @@ const LOWERCASES_TO_ASCII = [Buffer.from('\u0130'), Buffer.from('\u212a')];
  * {@link SimdByteSearch}): case-sensitive queries byte for byte (UTF-8 is self-synchronising, so byte
  * equality is text equality), and ASCII queries ignoring ASCII case (only ASCII lowercases to the ASCII
  * letters of such a query, save `İ` and `K`, whose presence sends the file down the decoding path). Other
- * queries decode the file, lowercase it once and map positions back. Only matching lines are decoded, for
- * their previews.
+ * queries decode the file, lowercase it once and map positions back; but first the byte search looks for
+ * the longest ASCII run of each form ignoring ASCII case (`caf` of `café`), and a file holding none of
+ * them (nor `İ` or `K`, where they could supply its letters) cannot match and is not decoded. Only
+ * matching lines are decoded, for their previews.
  */
 export class LiteralLineMatcher {
   /** The searched forms of the query (lowercased unless case-sensitive), none holding a line break. */
   private readonly forms: readonly string[];
   /** UTF-8 length of each form when the byte search serves this query (see above), else undefined. */
   private readonly byteLengths: readonly number[] | undefined;
+  /** For the other queries, the longest ASCII run of each form; undefined when some form has none. */
+  private readonly asciiRuns: readonly string[] | undefined;
   private readonly bytes: SimdByteSearch;
 
   /** @param query the trimmed query (1–256 code units). */
@@ -68,7 +72,9 @@ export class LiteralLineMatcher {
       // A query holding a line break can never lie inside one line.
       .filter((q) => !q.includes('\n'));
     const byteSearch = caseSensitive || (this.forms.length === 1 && /^[\x00-\x7f]*$/.test(this.forms[0]!));
-    const needles = byteSearch ? this.forms.map((q) => Buffer.from(q)) : [];
+    const runs = byteSearch ? [] : this.forms.map(longestAsciiRun);
+    this.asciiRuns = runs.length > 0 && runs.every((run) => run.length > 0) ? runs : undefined;
+    const needles = (byteSearch ? this.forms : (this.asciiRuns ?? [])).map((q) => Buffer.from(q));
     this.byteLengths = byteSearch ? needles.map((n) => n.length) : undefined;
     this.bytes = new SimdByteSearch(needles, !caseSensitive);
   }
@@ -93,8 +99,14 @@ export class LiteralLineMatcher {
       const find = earliest(this.byteLengths.map((length, k) => [(from: number) => this.bytes.indexOf(k, bytes, from), length] as const));
       return scanBytes(bytes, start, limit, find);
     }
+    if (this.asciiRuns?.every((run, k) => this.bytes.indexOf(k, bytes, start) === -1 && !mayLowercaseToAscii(run, bytes))) return { lines: [], more: false };
     return scanText(bytes.toString('utf8', start), this.forms, limit);
   }
+}
+
+/** The longest stretch of `text` without characters outside ASCII (the first of equals). */
+function longestAsciiRun(text: string): string {
+  return text.split(/[^\x00-\x7f]+/).reduce((longest, run) => (run.length > longest.length ? run : longest), '');
 }
 
 /** True when `bytes` holds a character outside ASCII whose lowercase could supply a letter of `needle`. */
