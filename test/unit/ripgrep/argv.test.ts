@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { globArgv, grepArgv, VCS_DIRECTORIES } from '../../../src/core/ripgrep/argv';
+import { globArgv, grepArgv, pruneToDirectory, VCS_DIRECTORIES } from '../../../src/core/ripgrep/argv';
 
 const VCS_EXCLUDES = ['--glob=!.git', '--glob=!.svn', '--glob=!.hg', '--glob=!.bzr', '--glob=!.jj', '--glob=!.sl'];
 
@@ -37,19 +37,48 @@ describe('ripgrep argv', () => {
   });
 
   describe('grepArgv', () => {
-    const table: [string, string, string | undefined, string, string[]][] = [
-      ['pattern only', 'TODO', undefined, '.', ['--no-config', '--json', '--regexp=TODO', '--', '.']],
-      ['with include', 'TODO', '*.{ts,tsx}', 'src', ['--no-config', '--json', '--regexp=TODO', '--glob=*.{ts,tsx}', '--', 'src']],
-      ['leading-dash pattern', '-1', undefined, '.', ['--no-config', '--json', '--regexp=-1', '--', '.']],
-      ['flag-like pattern and include', '--pre=x', '--files', '.', ['--no-config', '--json', '--regexp=--pre=x', '--glob=--files', '--', '.']],
-      ['leading-dash path', 'x', undefined, '-dir', ['--no-config', '--json', '--regexp=x', '--', '-dir']],
+    const table: [string, string, string, string[]][] = [
+      ['pattern only', 'TODO', '.', ['--no-config', '--json', '--regexp=TODO', '--', '.']],
+      ['leading-dash pattern', '-1', '.', ['--no-config', '--json', '--regexp=-1', '--', '.']],
+      ['flag-like pattern', '--pre=x', 'src', ['--no-config', '--json', '--regexp=--pre=x', '--', 'src']],
+      ['leading-dash path', 'x', '-dir', ['--no-config', '--json', '--regexp=x', '--', '-dir']],
     ];
-    for (const [name, pattern, include, searchPath, expected] of table) {
+    for (const [name, pattern, searchPath, expected] of table) {
       it(name, () => {
-        const argv = grepArgv(pattern, include, searchPath);
+        const argv = grepArgv(pattern, searchPath);
         assert.deepEqual(argv, expected);
-        assertNoModelFlag(argv, [pattern, searchPath, ...(include ? [include] : [])]);
+        assertNoModelFlag(argv, [pattern, searchPath]);
       });
     }
+
+    it('selects files by name with a type and keeps dot-files out, never with a whitelisting --glob', () => {
+      const argv = grepArgv('TODO', '.', { fileNameGlob: '*.{ts,tsx}', pruneGlobs: pruneToDirectory(['src']) });
+      assert.deepEqual(argv.slice(0, 5), ['--no-config', '--json', '--type-add=scoutinclude:*.{ts,tsx}', '--type=scoutinclude', '--glob=!.*']);
+      assert.deepEqual(argv.filter((a) => a.startsWith('--glob=') && !a.startsWith('--glob=!')), [], 'every --glob is an exclusion');
+      assertNoModelFlag(argv, ['TODO', '.']);
+    });
+
+    it('counts what the rules skip with --no-ignore --hidden, VCS metadata still excluded and no dot-file exclusion', () => {
+      assert.deepEqual(grepArgv('x', '.', { fileNameGlob: '*.ts' }, { output: 'files-with-matches', includeSkipped: true }), [
+        '--no-config', '--files-with-matches', '--null', '--no-ignore', '--hidden', ...VCS_EXCLUDES, '--type-add=scoutinclude:*.ts', '--type=scoutinclude', '--regexp=x', '--', '.',
+      ]);
+      assert.deepEqual(grepArgv('x', 'src', {}, { output: 'files' }), ['--no-config', '--files', '--null', '--', 'src']);
+    });
+  });
+
+  describe('pruneToDirectory', () => {
+    it('excludes every other name at each level by its first differing character, as shorter and as longer names', () => {
+      assert.deepEqual(pruneToDirectory(['src', 'lib']), [
+        '--glob=!/[!s]*', '--glob=!/s[!r]*', '--glob=!/s', '--glob=!/sr[!c]*', '--glob=!/sr', '--glob=!/src?*',
+        '--glob=!/src/[!l]*', '--glob=!/src/l[!i]*', '--glob=!/src/l', '--glob=!/src/li[!b]*', '--glob=!/src/li', '--glob=!/src/lib?*',
+      ]);
+    });
+
+    it('escapes glob syntax in names and prunes nothing for non-ASCII or very long paths', () => {
+      assert.deepEqual(pruneToDirectory(['[id]']), ['--glob=!/[![]*', '--glob=!/[[][!i]*', '--glob=!/[[]', '--glob=!/[[]i[!d]*', '--glob=!/[[]i', '--glob=!/[[]id[!]]*', '--glob=!/[[]id', '--glob=!/[[]id[]]?*']);
+      assert.deepEqual(pruneToDirectory(['café']), []);
+      assert.deepEqual(pruneToDirectory(['a'.repeat(201)]), []);
+      assert.deepEqual(pruneToDirectory([]), []);
+    });
   });
 });

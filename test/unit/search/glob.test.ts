@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
-import { decodePathList, globTool, type GlobValue } from '../../../src/core/search/glob';
+import { decodePathList } from '../../../src/core/ripgrep/pathList';
+import { globTool, type GlobValue } from '../../../src/core/search/glob';
 import type { ToolOutput } from '../../../src/core/tool';
 import { failingSpill, folder, memorySpill, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
 import { makeTree, removeTree, setMtime } from '../../helpers/tree';
@@ -139,7 +140,7 @@ describe('glob tool', () => {
   it('maps an invalid glob to SEARCH_INVALID_PATTERN', async () => {
     const error = await globError({ pattern: '[' }, { folders: [folder(root)] });
     assert.equal(error.code, 'SEARCH_INVALID_PATTERN');
-    assert.match(error.message, /rejected pattern "\[" as a glob/);
+    assert.match(error.message, /^pattern "\[" is not a valid glob: unclosed character class; missing '\]'\. Fix it/);
   });
 
   it('is cancelled before rg starts when the signal is already aborted', async () => {
