@@ -116,12 +116,12 @@ export function matchesPath(glob: RipgrepGlob, path: string, rawBytes?: Buffer):
 }
 
 /**
- * `text` as a glob that matches exactly `text` (each character that glob syntax gives a meaning to is put in
- * a one-character class, which needs no escape character and reads the same on every platform), with `/`
- * kept as the separator.
+ * `text` as a glob that matches exactly `text`: each character that glob syntax gives a meaning to is put in a
+ * one-character class, which needs no escape character and reads the same on every platform (`[id]` →
+ * `[[]id]`: a `]` outside a class is already literal). `/` stays the separator.
  */
 export function escapeGlobLiteral(text: string): string {
-  return text.replace(/[*?[\]{}\\,]/g, (c) => (c === ']' ? '[]]' : `[${c}]`));
+  return text.replace(/[*?[{}\\,]/g, (c) => `[${c}]`);
 }
 
 const ASCII = /^[\x00-\x7f]*$/;

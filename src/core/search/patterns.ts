@@ -130,19 +130,23 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
     }
     if (text === '.') text = '';
   }
+  // A value without wildcards that names an existing directory lists its files; one that names an existing
+  // file despite glob syntax in its name ("app/[id]/page.tsx") is read literally.
   let directory: string | undefined;
+  let file: string | undefined;
   if (!WILDCARDS.test(text)) {
     const name = text.endsWith('/') ? text.slice(0, -1) : text;
     const underPath = !relative.anchored && target.kind === 'directory' && target.relPath !== '.' ? [`${target.relPath}/${name}`.replace(/\/$/, '')] : [];
     for (const candidate of [...underPath, name]) {
-      if (await isRealDirectory(target.workdir, candidate)) {
-        directory = candidate;
-        break;
-      }
+      const kind = await entryKind(target.workdir, candidate);
+      if (kind === 'directory') directory = candidate;
+      else if (kind === 'file' && /[[\]{},]/.test(name) && !text.endsWith('/')) file = candidate;
+      if (directory !== undefined || file !== undefined) break;
     }
   }
   let glob: string;
   if (directory !== undefined) glob = directory === '' ? '**' : `${escapeGlobLiteral(directory)}/**`;
+  else if (file !== undefined) glob = file.includes('/') ? escapeGlobLiteral(file) : `/${escapeGlobLiteral(file)}`;
   else if (!relative.anchored) glob = text.startsWith('#') ? `\\${text}` : text;
   else if (!relative.absolute) glob = argument.value;
   else glob = text.replace(/\/$/, '').includes('/') ? text : `/${text}`;
@@ -161,7 +165,9 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
   if (shown === argument.value) return { glob, parsed };
   const subject = `${argument.name} ${quoteValue(argument.value)}`;
   let note: string;
-  if (directory !== undefined) {
+  if (file !== undefined) {
+    note = `[${subject} names a file, so it was read literally as ${quoteValue(glob)} (in a glob, [ ] { } and , have a meaning).]`;
+  } else if (directory !== undefined) {
     const names = directory === '' ? (relative.absolute ? 'is the workspace folder' : 'names the folder searched') : relative.absolute ? 'is the absolute path of a directory in the workspace folder' : 'names a directory';
     note = `[${subject} ${names}, so it was read as ${quoteValue(glob)}: every file under it.]`;
   } else if (relative.absolute) {
@@ -175,18 +181,20 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
 }
 
 /**
- * True when `rel` (workdir-relative, `/`-separated; empty for the workdir) is a directory reached without a
- * symlink, as rg's walk reaches it (rg does not follow symlinks). Never looks outside the workdir.
+ * What `rel` (workdir-relative, `/`-separated; empty for the workdir) is when reached without a symlink, as
+ * rg's walk reaches it (rg does not follow symlinks): a directory, a file, or neither. Never looks outside the
+ * workdir.
  */
-async function isRealDirectory(workdir: string, rel: string): Promise<boolean> {
-  if (rel === '') return true;
+async function entryKind(workdir: string, rel: string): Promise<'directory' | 'file' | undefined> {
+  if (rel === '') return 'directory';
   const segments = rel.split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..')) return false;
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) return undefined;
   let at = workdir;
-  for (const segment of segments) {
+  for (const [i, segment] of segments.entries()) {
     at = path.join(at, segment);
     const stat = await fs.lstat(at).catch(() => undefined);
-    if (!stat?.isDirectory()) return false;
+    if (stat?.isDirectory()) continue;
+    return stat?.isFile() && i === segments.length - 1 ? 'file' : undefined;
   }
-  return true;
+  return 'directory';
 }

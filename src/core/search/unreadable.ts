@@ -21,12 +21,17 @@ export interface UnreadablePath {
 /** How many unreadable paths a note names; the rest are counted. */
 const NAMED = 3;
 
-/** The paths of `outcome` relative to the workdir (rg prints them relative to it, or absolute). */
+/**
+ * The paths of `outcome` relative to the workdir (rg prints them relative to it, or absolute), sorted by path
+ * (rg reports them in the order its threads meet them), outside ones last.
+ */
 export function unreadablePaths(outcome: RipgrepOutcome, target: ResolvedTarget): UnreadablePath[] {
-  return outcome.problems.map((problem) => {
+  const paths = outcome.problems.map((problem): UnreadablePath => {
     const inside = !path.isAbsolute(problem.path) ? problem.path : isWithin(target.workdir, problem.path) ? path.relative(target.workdir, problem.path).split(path.sep).join('/') : undefined;
     return { ...(inside === undefined ? {} : { path: inside }), reason: problem.reason, ...(problem.line === undefined ? {} : { line: problem.line }) };
   });
+  const key = (p: UnreadablePath) => (p.path === undefined ? '\uffff' : p.path);
+  return paths.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 /**

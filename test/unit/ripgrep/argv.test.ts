@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { globArgv, grepArgv, pruneToDirectory, VCS_DIRECTORIES } from '../../../src/core/ripgrep/argv';
+import { RG_PATH } from '../../helpers/searchEnv';
+import { makeTree, removeTree } from '../../helpers/tree';
 
 const VCS_EXCLUDES = ['--glob=!.git', '--glob=!.svn', '--glob=!.hg', '--glob=!.bzr', '--glob=!.jj', '--glob=!.sl'];
 
@@ -75,10 +78,36 @@ describe('ripgrep argv', () => {
     });
 
     it('escapes glob syntax in names and prunes nothing for non-ASCII or very long paths', () => {
-      assert.deepEqual(pruneToDirectory(['[id]']), ['--glob=!/[![]*', '--glob=!/[[][!i]*', '--glob=!/[[]', '--glob=!/[[]i[!d]*', '--glob=!/[[]i', '--glob=!/[[]id[!]]*', '--glob=!/[[]id', '--glob=!/[[]id[]]?*']);
+      assert.deepEqual(pruneToDirectory(['[id]']), ['--glob=!/[![]*', '--glob=!/[[][!i]*', '--glob=!/[[]', '--glob=!/[[]i[!d]*', '--glob=!/[[]i', '--glob=!/[[]id[!]]*', '--glob=!/[[]id', '--glob=!/[[]id]?*']);
       assert.deepEqual(pruneToDirectory(['café']), []);
       assert.deepEqual(pruneToDirectory(['a'.repeat(201)]), []);
       assert.deepEqual(pruneToDirectory([]), []);
+    });
+
+    it('makes rg walk only the wanted directory, whatever its siblings are called, and never brings back an ignored one', () => {
+      const siblings = ['s', 'sr', 'src', 'srcx', 'srd', 'xsrc', 'src.ts', '[id]', '[id]x', '[i', 'a b', 'a', 'ignored'];
+      const root = makeTree({
+        ...Object.fromEntries(siblings.map((name) => [`${name}/f`, 'x'])),
+        'top.txt': 'x',
+        'src/lib/deep.ts': 'x',
+        'src/lib2/g': 'x',
+        'a b/c d/e': 'x',
+        'ignored/inner/f': 'x',
+        '.ignore': 'ignored/\n',
+      });
+      try {
+        const list = (dirs: string[]) => {
+          const r = spawnSync(RG_PATH, ['--no-config', '--files', ...pruneToDirectory(dirs), '--', '.'], { cwd: root, encoding: 'utf8' });
+          return r.stdout.split('\n').filter(Boolean).map((p) => p.slice(2)).sort();
+        };
+        assert.deepEqual(list(['src']), ['src/f', 'src/lib/deep.ts', 'src/lib2/g']);
+        assert.deepEqual(list(['src', 'lib']), ['src/lib/deep.ts']);
+        assert.deepEqual(list(['[id]']), ['[id]/f']);
+        assert.deepEqual(list(['a b', 'c d']), ['a b/c d/e']);
+        assert.deepEqual(list(['ignored']), [], 'an ignored directory stays ignored');
+      } finally {
+        removeTree(root);
+      }
     });
   });
 });
