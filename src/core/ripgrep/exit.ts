@@ -50,7 +50,7 @@ export interface RipgrepOutcome {
  */
 export function interpretExit(exit: RipgrepExit, args: PatternArguments): RipgrepOutcome {
   const reading = readStderr(exit.stderr, exit.stderrTruncated);
-  const succeeded = exit.exitCode === 0 || exit.exitCode === 1 || (exit.exitCode === 2 && reading.other.length === 0 && reading.problems.length > 0);
+  const succeeded = exit.exitCode === 0 || exit.exitCode === 1 || (exit.exitCode === 2 && reading.other.length === 0 && (reading.problems.length > 0 || reading.problemsCut));
   if (succeeded) return { problems: reading.problems, problemsCut: reading.problemsCut, warnings: reading.other };
 
   const rgText = reading.other.join('\n');

@@ -33,7 +33,7 @@ export interface PathProblem {
 export interface StderrReading {
   /** Per-path problems, in the order rg reported them. */
   readonly problems: PathProblem[];
-  /** True when stderr was cut (only its tail is kept), so there may have been more problems. */
+  /** True when stderr was cut (only its tail is kept), so there may have been more problems, unnamed. */
   readonly problemsCut: boolean;
   /** Every other message, as rg wrote it (`rg: ` included), in order. */
   readonly other: string[];
@@ -55,13 +55,15 @@ const IGNORE_FILE = /^rg: ([\s\S]+?): line (\d+): /;
  * Sorts rg's stderr into per-path problems and other messages.
  *
  * @param stderr rg's stderr (its tail when `truncated`).
- * @param truncated true when the start of stderr was dropped: the first message may be cut, so it is skipped.
+ * @param truncated true when the start of stderr was dropped: the first message may be cut. It is skipped
+ *   when it ends like a per-path message (its path is lost), and kept with the other messages otherwise.
  */
 export function readStderr(stderr: string, truncated: boolean): StderrReading {
   const problems: PathProblem[] = [];
   const other: string[] = [];
   const messages = stderr.replace(/\n+$/, '').split(/\n(?=rg: )/);
-  if (truncated) messages.shift();
+  // The first message of a cut stderr lost its start: it counts as a problem when its end is one.
+  if (truncated && / \(os error \d+\)$/.test(messages[0] ?? '')) messages.shift();
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message === '') continue;

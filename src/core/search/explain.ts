@@ -82,7 +82,7 @@ export async function explainEmptyGrep(call: EmptyGrep, env: ToolEnv, budget: Ex
     }
     notes.push(`[${sentences.join(' ')}]`);
   }
-  if (counter.cut) notes.push(`[These counts stopped at Scout's limit (${counter.limits()}), so there may be more.]`);
+  if (counter.cut && notes.length) notes.push(`[These counts stopped at Scout's limit (${counter.limits()}), so there may be more.]`);
   return notes;
 }
 
@@ -91,7 +91,7 @@ export async function explainEmptyGlob(glob: string, target: ResolvedTarget, env
   if (target.relPath === '.') return [];
   const counter = new Counter('glob', env, target, budget);
   const elsewhere = await counter.paths(globArgv(glob, '.', false), '.', () => true);
-  if (elsewhere.paths.length === 0) return counter.cut ? [`[Scout stopped looking for matches elsewhere in the workspace folder at its limit (${counter.limits()}).]`] : [];
+  if (elsewhere.paths.length === 0) return [];
   return [
     `[No file under ${quoteValue(target.relPath)} matches, but ${counter.amount(elsewhere, 'file')} elsewhere in the workspace folder ${elsewhere.paths.length === 1 && !elsewhere.cut ? 'does' : 'do'}, e.g. ${quoteValue(elsewhere.paths[0]!.path)}: omit path to list them.]`,
   ];

@@ -47,6 +47,8 @@ export function unreadableNotes(paths: readonly UnreadablePath[], cut: boolean):
   const atLeast = cut ? 'At least ' : '';
   if (unread.length) {
     notes.push(`[${atLeast}${count(unread.length, 'path')} could not be read, so the result leaves ${unread.length === 1 ? 'it' : 'them'} out: ${named(unread, (p) => `${where(p)} (${p.reason})`)}.]`);
+  } else if (cut) {
+    notes.push('[Some paths could not be read (ripgrep reported more than Scout keeps), so the result leaves them out.]');
   }
   if (rules.length) {
     notes.push(`[ripgrep could not parse a rule in ${count(rules.length, 'ignore file')} and did not apply it: ${named(rules, (p) => `${where(p)} (line ${p.line})`)}.]`);

@@ -38,11 +38,12 @@ describe('readStderr (rg error output)', () => {
     assert.deepEqual(reading.problems, [{ path: 'a\nrg: b: c', reason: 'permission denied' }]);
   });
 
-  it('leaves rg\'s own errors apart, and skips the first, cut message of a truncated stderr', () => {
+  it('leaves rg\'s own errors apart, and skips the first, cut message of a truncated stderr when it ends like a problem', () => {
     const reading = readStderr("ied (os error 13)\nrg: ./x: Permission denied (os error 13)\nrg: regex parse error:\n    (\n    ^\nerror: unclosed group\n", true);
     assert.deepEqual(reading.problems, [{ path: 'x', reason: 'permission denied' }]);
     assert.deepEqual(reading.other, ['rg: regex parse error:\n    (\n    ^\nerror: unclosed group']);
     assert.equal(reading.problemsCut, true);
+    assert.deepEqual(readStderr('xx)\n    ^\nerror: unclosed group\n', true).other, ['xx)\n    ^\nerror: unclosed group'], 'the cut end of a regex error stays an error');
   });
 });
 
