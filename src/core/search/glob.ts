@@ -18,10 +18,10 @@ import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreada
 export const globInputSchema = z.strictObject({
   pattern: patternSchema(
     'glob',
-    'A ripgrep glob selecting files by path. Without a "/" it matches file names at any depth ("*.md", "package.json", "*.{ts,tsx}"), so "*" lists every file. With a "/" it matches the whole path relative to the workspace folder, even when path is set ("src/**/*.test.ts"). ONE glob: for several, use brace alternation ("*.{ts,txt}"), not a comma-separated list; no "!" exclusions. Lists hidden and git-ignored files too; never lists .git, .svn, .hg, .bzr, .jj or .sl contents.',
+    'A ripgrep glob selecting files by path. Without a "/" it matches file names at any depth ("*.md", "package.json", "*.{ts,tsx}"), so "*" lists every file. With a "/" it matches the whole path relative to the workspace folder, even when path is set ("src/**/*.test.ts"). A folder name ("src", "src/lib/") lists every file under it, and an absolute path inside the workspace folder is read relative to it (one outside is refused). ONE glob: for several, use brace alternation ("*.{ts,txt}"), not a comma-separated list; no "!" exclusions. Lists hidden and git-ignored files too; never lists .git, .svn, .hg, .bzr, .jj or .sl contents.',
   ),
   path: pathSchema(
-    'Directory to list files under: relative to the workspace folder, or absolute. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder ("api/src"). Characters such as ( ) [ ] in it are taken literally.',
+    'Directory to list files under: relative to the workspace folder, or absolute inside it. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder ("api/src"). Characters such as ( ) [ ] in it are taken literally. Version-control folders (.git and the like) are refused.',
   ),
 });
 
