@@ -1,9 +1,11 @@
+import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isExecutableFile, locateRipgrep, packagedRipgrepRoot } from '../../src/core/ripgrep/locate';
 import { defaultConfig, type ScoutConfig, type SearchConfig } from '../../src/core/config';
-import type { SpillWriter, ToolEnv } from '../../src/core/tool';
+import { isToolError, type ToolErrorCode } from '../../src/core/errors';
+import type { ScoutTool, SpillWriter, ToolEnv, ToolOutput } from '../../src/core/tool';
 import type { WorkspaceFolderRef } from '../../src/core/workspace/folders';
 
 /** The rg the unit tests run: the `@vscode/ripgrep-universal` dev dependency's binary for this machine. */
@@ -110,4 +112,21 @@ export function unprivilegedRipgrep(dir: string): string {
   );
   chmodSync(wrapper, 0o755);
   return wrapper;
+}
+
+/** Calls a glob or grep tool as the hosts do (`parse`, then `run`) in a {@link searchEnv} made from `options`. */
+export async function runTool<V>(tool: ScoutTool<any, V>, input: unknown, options: SearchEnvOptions): Promise<ToolOutput<V>> {
+  const env = searchEnv(options);
+  return tool.run(tool.parse(input, env.config), env);
+}
+
+/** The structured error of a call that must fail (see {@link runTool}); fails the test when it succeeds. */
+export async function toolFailure(tool: ScoutTool<any, any>, input: unknown, options: SearchEnvOptions): Promise<{ code: ToolErrorCode; message: string }> {
+  try {
+    await runTool(tool, input, options);
+  } catch (e) {
+    assert.ok(isToolError(e), String(e));
+    return { code: e.code, message: e.message };
+  }
+  assert.fail(`${JSON.stringify(input)} succeeded`);
 }

@@ -6,18 +6,14 @@ import * as assert from 'node:assert/strict';
 import { createGlobTool, type GlobValue } from '../../../src/core/search/glob';
 import { createGrepTool, type GrepValue } from '../../../src/core/search/grep';
 import { displayPath, LOOKS_LIKE_STRUCTURE } from '../../../src/core/search/page';
-import type { ScoutTool, ToolOutput } from '../../../src/core/tool';
-import { folder, memorySpill, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
+import type { ToolOutput } from '../../../src/core/tool';
+import { folder, memorySpill, runTool } from '../../helpers/searchEnv';
 import { makeRealisticWorkspace, makeTree, removeTree } from '../../helpers/tree';
 
 const budget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16 };
 const globTool = createGlobTool(budget);
 const grepTool = createGrepTool(budget);
 
-async function run<V>(tool: ScoutTool<any, V>, input: unknown, options: SearchEnvOptions): Promise<ToolOutput<V>> {
-  const env = searchEnv(options);
-  return tool.run(tool.parse(input, env.config), env);
-}
 
 /** File names spelled like each kind of line a glob or grep result holds (a `/` makes folders). */
 const FORGERIES = [
@@ -51,7 +47,7 @@ describe('file names cannot pass for result lines (issue 12, point 9)', function
   after(() => removeTree(root));
 
   it('glob lists each forged name quoted, on one line that reads back to the name', async () => {
-    const out = await run(globTool, { pattern: '*' }, { folders: [folder(root)] });
+    const out = await runTool(globTool, { pattern: '*' }, { folders: [folder(root)] });
     assert.equal(out.value.paths.length, FORGERIES.length);
     const body = out.text.split('\n\n')[0]!.split('\n');
     assert.equal(body.length, FORGERIES.length);
@@ -63,7 +59,7 @@ describe('file names cannot pass for result lines (issue 12, point 9)', function
 
   it('grep lists each forged name quoted above its rows, in the page and in the saved complete result', async () => {
     const spill = memorySpill();
-    const out = await run(grepTool, { pattern: 'needle' }, { folders: [folder(root)], search: { grepMaxMatches: 5 }, spill });
+    const out = await runTool(grepTool, { pattern: 'needle' }, { folders: [folder(root)], search: { grepMaxMatches: 5 }, spill });
     for (const text of [out.text, spill.texts[0]!]) {
       const headers = text.split('\n').filter((_line, i, lines) => lines[i + 1]?.startsWith('Line 1: needle'));
       assert.ok(headers.length >= 5, text);
@@ -85,19 +81,19 @@ describe('file names cannot pass for result lines (issue 12, point 9)', function
       const folders = [folder(ws.root)];
       const spill = memorySpill();
       const outputs: ToolOutput<GlobValue | GrepValue>[] = [
-        await run(globTool, { pattern: 'src' }, { folders }),
-        await run(globTool, { pattern: '*', path: 'src' }, { folders, search: { globMaxResults: 1 }, spill }),
-        await run(globTool, { pattern: '*', path: 'packages' }, { folders, search: { globMaxResults: 1, sampleOverCapGlobResults: false }, spill }),
-        await run(globTool, { pattern: '*.md', path: 'src' }, { folders }),
-        await run(globTool, { pattern: `${ws.root}/src/*.ts` }, { folders }),
-        await run(globTool, { pattern: './src/*.ts' }, { folders }),
-        await run(grepTool, { pattern: 'needle' }, { folders, search: { grepMaxMatches: 1 }, spill }),
-        await run(grepTool, { pattern: 'onlyskipped', include: '*.{ts,js,txt}' }, { folders }),
-        await run(grepTool, { pattern: 'onlyskipped' }, { folders }),
-        await run(grepTool, { pattern: 'needle', include: '*.rs' }, { folders }),
-        await run(createGrepTool({ maxFiles: 1, timeMs: 600_000, maxRetryChecks: 1 }), { pattern: 'onlyskipped' }, { folders }),
+        await runTool(globTool, { pattern: 'src' }, { folders }),
+        await runTool(globTool, { pattern: '*', path: 'src' }, { folders, search: { globMaxResults: 1 }, spill }),
+        await runTool(globTool, { pattern: '*', path: 'packages' }, { folders, search: { globMaxResults: 1, sampleOverCapGlobResults: false }, spill }),
+        await runTool(globTool, { pattern: '*.md', path: 'src' }, { folders }),
+        await runTool(globTool, { pattern: `${ws.root}/src/*.ts` }, { folders }),
+        await runTool(globTool, { pattern: './src/*.ts' }, { folders }),
+        await runTool(grepTool, { pattern: 'needle' }, { folders, search: { grepMaxMatches: 1 }, spill }),
+        await runTool(grepTool, { pattern: 'onlyskipped', include: '*.{ts,js,txt}' }, { folders }),
+        await runTool(grepTool, { pattern: 'onlyskipped' }, { folders }),
+        await runTool(grepTool, { pattern: 'needle', include: '*.rs' }, { folders }),
+        await runTool(createGrepTool({ maxFiles: 1, timeMs: 600_000, maxRetryChecks: 1 }), { pattern: 'onlyskipped' }, { folders }),
         // rg's message about the too-long path is longer than this stderr budget.
-        await run(globTool, { pattern: '*.txt', path: 'deep' }, { folders, search: { stderrMaxBytes: 1024 } }),
+        await runTool(globTool, { pattern: '*.txt', path: 'deep' }, { folders, search: { stderrMaxBytes: 1024 } }),
       ];
       const texts = [...outputs.map((o) => o.text), ...spill.texts];
       const listed = new Set<string>();

@@ -6,13 +6,12 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
 import type { ExplainBudget } from '../../../src/core/search/explain';
 import { createGlobTool, type GlobValue } from '../../../src/core/search/glob';
 import { createGrepTool, type GrepValue } from '../../../src/core/search/grep';
-import type { ScoutTool, ToolOutput } from '../../../src/core/tool';
+import type { ToolOutput } from '../../../src/core/tool';
 import type { WorkspaceFolderRef } from '../../../src/core/workspace/folders';
-import { folder, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
+import { folder, runTool, toolFailure } from '../../helpers/searchEnv';
 import { makeRealisticWorkspace, makeTree, removeTree, type RealisticWorkspace } from '../../helpers/tree';
 
 /** A budget no test can reach by time: the counts stop only at `maxFiles`. */
@@ -21,20 +20,7 @@ const GENEROUS: ExplainBudget = { maxFiles: 1000, timeMs: 600_000, maxRetryCheck
 const globTool = createGlobTool(GENEROUS);
 const grepTool = createGrepTool(GENEROUS);
 
-async function run<V>(tool: ScoutTool<any, V>, input: unknown, options: SearchEnvOptions): Promise<ToolOutput<V>> {
-  const env = searchEnv(options);
-  return tool.run(tool.parse(input, env.config), env);
-}
 
-async function failure(tool: ScoutTool<any, any>, input: unknown, options: SearchEnvOptions): Promise<{ code: ToolErrorCode; message: string }> {
-  try {
-    await run(tool, input, options);
-  } catch (e) {
-    assert.ok(isToolError(e), String(e));
-    return { code: e.code, message: e.message };
-  }
-  assert.fail(`${JSON.stringify(input)} succeeded`);
-}
 
 const grepFiles = (out: ToolOutput<GrepValue>) => [...new Set(out.value.matches.map((m) => m.path))].sort();
 const globFiles = (out: ToolOutput<GlobValue>) => [...out.value.paths].sort();
@@ -52,7 +38,7 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
 
   describe('1. absolute patterns', () => {
     it('reads an absolute glob pattern inside the folder relative to it, and says so', async () => {
-      const out = await run(globTool, { pattern: `${ws.root}/src/**/*.ts` }, { folders });
+      const out = await runTool(globTool, { pattern: `${ws.root}/src/**/*.ts` }, { folders });
       assert.deepEqual(globFiles(out), ['src/app.ts', 'src/lib/.generated.ts', 'src/lib/util.ts']);
       assert.equal(out.value.readAs, 'src/**/*.ts');
       assert.ok(out.text.endsWith(`\n\n[pattern ${JSON.stringify(`${ws.root}/src/**/*.ts`)} is an absolute path in the workspace folder, so it was read relative to that folder as "src/**/*.ts".]\n${note()}`), out.text);
@@ -62,7 +48,7 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
       const link = `${ws.root}-link`;
       symlinkSync(ws.root, link);
       try {
-        const out = await run(globTool, { pattern: `${link}/*.json` }, { folders: [folder(link)] });
+        const out = await runTool(globTool, { pattern: `${link}/*.json` }, { folders: [folder(link)] });
         assert.deepEqual(out.value.paths, ['package.json'], 'not node_modules/left-pad/package.json');
         assert.equal(out.value.readAs, '/*.json');
       } finally {
@@ -71,13 +57,13 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
     });
 
     it('reads an absolute grep include the same way', async () => {
-      const out = await run(grepTool, { pattern: 'needle', include: `${ws.root}/src/**/*.ts` }, { folders });
+      const out = await runTool(grepTool, { pattern: 'needle', include: `${ws.root}/src/**/*.ts` }, { folders });
       assert.deepEqual(grepFiles(out), ['src/app.ts']);
       assert.equal(out.value.readAs, 'src/**/*.ts');
     });
 
     it('keeps rg\'s meaning of a leading "/" whose first segment is in the folder: anchored, no note', async () => {
-      const out = await run(globTool, { pattern: '/src/*.ts' }, { folders });
+      const out = await runTool(globTool, { pattern: '/src/*.ts' }, { folders });
       assert.deepEqual(out.value.paths, ['src/app.ts']);
       assert.equal(out.value.readAs, undefined);
       assert.equal(out.text, `src/app.ts\n\n${note()}`);
@@ -86,13 +72,13 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
     it('refuses an absolute pattern outside the folder with an error naming the folder, the same whether it exists', async () => {
       const answers = [];
       for (const pattern of ['/etc/**/*.conf', '/no/such/place/**', `${path.dirname(ws.root)}/**/*.ts`]) {
-        const error = await failure(globTool, { pattern }, { folders });
+        const error = await toolFailure(globTool, { pattern }, { folders });
         assert.equal(error.code, 'PATH_OUTSIDE_WORKSPACE');
         assert.ok(error.message.includes(`outside the workspace folder ${ws.root}`), error.message);
         answers.push(error.message.replace(JSON.stringify(pattern), '<pattern>'));
       }
       assert.equal(new Set(answers).size, 1, answers.join('\n'));
-      assert.equal((await failure(grepTool, { pattern: 'x', include: '/etc/*.conf' }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
+      assert.equal((await toolFailure(grepTool, { pattern: 'x', include: '/etc/*.conf' }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
     });
 
     describe('in a multi-root workspace', () => {
@@ -101,12 +87,12 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
       after(() => removeTree(other));
 
       it('searches the folder an absolute pattern lies in when path is omitted', async () => {
-        const out = await run(globTool, { pattern: `${other}/lib/*.ts` }, { folders: [folder(ws.root, 'app'), folder(other, 'other')] });
+        const out = await runTool(globTool, { pattern: `${other}/lib/*.ts` }, { folders: [folder(ws.root, 'app'), folder(other, 'other')] });
         assert.deepEqual([out.value.workdir, out.value.paths], [other, ['lib/core.ts']]);
       });
 
       it('refuses an absolute pattern in another folder than path, naming both', async () => {
-        const error = await failure(globTool, { pattern: `${other}/lib/*.ts`, path: 'app/src' }, { folders: [folder(ws.root, 'app'), folder(other, 'other')] });
+        const error = await toolFailure(globTool, { pattern: `${other}/lib/*.ts`, path: 'app/src' }, { folders: [folder(ws.root, 'app'), folder(other, 'other')] });
         assert.equal(error.code, 'INVALID_ARGUMENT');
         assert.match(error.message, /is in workspace folder "other", but path "app\/src" is in workspace folder "app"/);
       });
@@ -116,7 +102,7 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
   describe('2. directory patterns', () => {
     for (const pattern of ['src', 'src/', './src', `${'./'}src/`]) {
       it(`lists the files under the directory for ${JSON.stringify(pattern)}, read as "src/**"`, async () => {
-        const out = await run(globTool, { pattern }, { folders });
+        const out = await runTool(globTool, { pattern }, { folders });
         assert.deepEqual(globFiles(out), ['src/app.ts', 'src/lib/.generated.ts', 'src/lib/util.ts']);
         assert.equal(out.value.readAs, 'src/**');
         assert.ok(out.text.includes(`\n[pattern ${JSON.stringify(pattern)} names a directory, so it was read as "src/**": every file under it.]\n`), out.text);
@@ -124,22 +110,22 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
     }
 
     it('reads "src/lib", and "lib" under path "src", as "src/lib/**"', async () => {
-      assert.deepEqual(globFiles(await run(globTool, { pattern: 'src/lib' }, { folders })), ['src/lib/.generated.ts', 'src/lib/util.ts']);
-      const under = await run(globTool, { pattern: 'lib', path: 'src' }, { folders });
+      assert.deepEqual(globFiles(await runTool(globTool, { pattern: 'src/lib' }, { folders })), ['src/lib/.generated.ts', 'src/lib/util.ts']);
+      const under = await runTool(globTool, { pattern: 'lib', path: 'src' }, { folders });
       assert.deepEqual([under.value.readAs, globFiles(under)], ['src/lib/**', ['src/lib/.generated.ts', 'src/lib/util.ts']]);
     });
 
     it('reads a grep include naming a directory the same way, still without ignored files', async () => {
-      const out = await run(grepTool, { pattern: '.', include: 'packages/api' }, { folders });
+      const out = await runTool(grepTool, { pattern: '.', include: 'packages/api' }, { folders });
       assert.deepEqual([out.value.readAs, grepFiles(out)], ['packages/api/**', ['packages/api/src/server.ts']]);
     });
 
     it('reads a route folder or file with brackets literally ("app/[id]")', async () => {
       const root = makeTree({ 'app/[id]/page.tsx': 'export default 1;\n', 'app/i/page.tsx': 'no\n' });
       try {
-        const dir = await run(globTool, { pattern: 'app/[id]' }, { folders: [folder(root)] });
+        const dir = await runTool(globTool, { pattern: 'app/[id]' }, { folders: [folder(root)] });
         assert.deepEqual([dir.value.readAs, dir.value.paths], ['app/[[]id]/**', ['app/[id]/page.tsx']]);
-        const file = await run(globTool, { pattern: 'app/[id]/page.tsx' }, { folders: [folder(root)] });
+        const file = await runTool(globTool, { pattern: 'app/[id]/page.tsx' }, { folders: [folder(root)] });
         assert.deepEqual([file.value.readAs, file.value.paths], ['app/[[]id]/page.tsx', ['app/[id]/page.tsx']]);
         assert.match(file.text, /names a file, so it was read literally as "app\/\[\[\]id\]\/page\.tsx"/);
       } finally {
@@ -148,15 +134,15 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
     });
 
     it('leaves a glob, or a name that is no directory, as it is', async () => {
-      assert.equal((await run(globTool, { pattern: 'src/*' }, { folders })).value.readAs, undefined);
-      assert.equal((await run(globTool, { pattern: 'package.json' }, { folders })).value.readAs, undefined);
-      assert.equal((await run(globTool, { pattern: 'nosuchdir' }, { folders })).text, 'No files found');
+      assert.equal((await runTool(globTool, { pattern: 'src/*' }, { folders })).value.readAs, undefined);
+      assert.equal((await runTool(globTool, { pattern: 'package.json' }, { folders })).value.readAs, undefined);
+      assert.equal((await runTool(globTool, { pattern: 'nosuchdir' }, { folders })).text, 'No files found');
     });
   });
 
   describe('3. empty results explain themselves', () => {
     it('names every skipped folder with matches and a path that reaches them, each checked by running it', async () => {
-      const out = await run(grepTool, { pattern: 'onlyskipped' }, { folders });
+      const out = await runTool(grepTool, { pattern: 'onlyskipped' }, { folders });
       assert.deepEqual(out.value.matches, []);
       const lines = out.text.split('\n');
       assert.equal(lines[0], 'No matches found');
@@ -168,13 +154,13 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
       assert.ok(suggested.length >= 5, out.text);
       let found = 0;
       for (const [p, files, kind] of suggested) {
-        const retry = await run(grepTool, { pattern: 'onlyskipped', path: p }, { folders });
+        const retry = await runTool(grepTool, { pattern: 'onlyskipped', path: p }, { folders });
         assert.equal(grepFiles(retry).length, files, `path ${p}`);
         assert.equal(kind, p.split('/').some((s) => s.startsWith('.')) ? 'hidden' : 'ignored');
         found += files;
       }
       if (rest) {
-        const retry = await run(grepTool, { pattern: 'onlyskipped', path: JSON.parse(rest[2]!) }, { folders });
+        const retry = await runTool(grepTool, { pattern: 'onlyskipped', path: JSON.parse(rest[2]!) }, { folders });
         assert.equal(grepFiles(retry).length, 1);
         found += Number(rest[1]);
       }
@@ -182,34 +168,34 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
     });
 
     it('says whether include matched no file, or matched files whose text did not match', async () => {
-      const none = await run(grepTool, { pattern: 'needle', include: '*.rs' }, { folders });
+      const none = await runTool(grepTool, { pattern: 'needle', include: '*.rs' }, { folders });
       assert.equal(none.text, `No matches found\n\n[No file under the workspace folder matches include "*.rs" (hidden and git-ignored files are not searched), so nothing was searched.]\n${note()}`);
-      const some = await run(grepTool, { pattern: 'absent', include: '*.md', path: 'docs' }, { folders });
+      const some = await runTool(grepTool, { pattern: 'absent', include: '*.md', path: 'docs' }, { folders });
       assert.equal(some.text, `No matches found\n\n[grep searched 1 file under "docs" matching include "*.md"; none has a line matching the pattern.]\n${note()}`);
     });
 
     it('counts within the budget and says when a count was cut short (maxFiles, not a clock)', async () => {
       const tool = createGrepTool({ maxFiles: 2, timeMs: 600_000, maxRetryChecks: 16 });
-      const out = await run(tool, { pattern: 'onlyskipped' }, { folders });
+      const out = await runTool(tool, { pattern: 'onlyskipped' }, { folders });
       assert.match(out.text, /\[at least 2 hidden or git-ignored files that grep skipped have matching lines\./);
       assert.match(out.text, /\n\[These counts stopped at Scout's limit \(2 files or 600,000 ms\), so there may be more\.\]\n/);
     });
 
     it('measures nothing with no time budget, and nothing for a result that is not empty', async () => {
       const noTime = createGrepTool({ maxFiles: 1000, timeMs: 0, maxRetryChecks: 16 });
-      assert.equal((await run(noTime, { pattern: 'onlyskipped' }, { folders })).text, 'No matches found');
-      const found = await run(grepTool, { pattern: 'needle|onlyskipped' }, { folders });
+      assert.equal((await runTool(noTime, { pattern: 'onlyskipped' }, { folders })).text, 'No matches found');
+      const found = await runTool(grepTool, { pattern: 'needle|onlyskipped' }, { folders });
       assert.doesNotMatch(found.text, /skipped/);
     });
 
     it('returns exactly "No matches found" when nothing was skipped either', async () => {
-      assert.equal((await run(grepTool, { pattern: 'no line anywhere has this' }, { folders })).text, 'No matches found');
+      assert.equal((await runTool(grepTool, { pattern: 'no line anywhere has this' }, { folders })).text, 'No matches found');
     });
 
     it('glob: points to matches outside path, with the exact retry (omit path)', async () => {
-      const out = await run(globTool, { pattern: '*.md', path: 'src' }, { folders });
+      const out = await runTool(globTool, { pattern: '*.md', path: 'src' }, { folders });
       assert.equal(out.text, `No files found\n\n[No file under "src" matches, but 1 file elsewhere in the workspace folder does, e.g. "docs/guide.md": omit path to list them.]\n${note()}`);
-      assert.equal((await run(globTool, { pattern: '*.md' }, { folders })).value.paths.length, 1);
+      assert.equal((await runTool(globTool, { pattern: '*.md' }, { folders })).value.paths.length, 1);
     });
   });
 
@@ -233,18 +219,18 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
     ];
     for (const [include, expected] of table) {
       it(`include ${JSON.stringify(include)} searches only files rg walks: ${expected.length ? expected.join(', ') : 'none'}`, async () => {
-        const out = await run(grepTool, { pattern: '.', include }, { folders });
+        const out = await runTool(grepTool, { pattern: '.', include }, { folders });
         assert.deepEqual(grepFiles(out), expected);
         assert.doesNotMatch(JSON.stringify(out.value), new RegExp(ws.token));
       });
     }
 
     it('top-level .hidden.ts and .hid/nested.ts are both skipped by "*.ts", and both searched when path names them', async () => {
-      const walked = grepFiles(await run(grepTool, { pattern: 'onlyskipped|needle', include: '*.ts' }, { folders }));
+      const walked = grepFiles(await runTool(grepTool, { pattern: 'onlyskipped|needle', include: '*.ts' }, { folders }));
       assert.ok(!walked.includes('.hidden.ts') && !walked.includes('.hid/nested.ts'), walked.join());
-      assert.deepEqual(grepFiles(await run(grepTool, { pattern: 'onlyskipped', path: '.hid', include: '*.ts' }, { folders })), ['.hid/nested.ts']);
-      assert.deepEqual(grepFiles(await run(grepTool, { pattern: 'onlyskipped', path: '.hidden.ts', include: '*.ts' }, { folders })), ['.hidden.ts']);
-      assert.deepEqual(grepFiles(await run(grepTool, { pattern: 'onlyskipped', path: 'dist', include: '*.js' }, { folders })), ['dist/app.js']);
+      assert.deepEqual(grepFiles(await runTool(grepTool, { pattern: 'onlyskipped', path: '.hid', include: '*.ts' }, { folders })), ['.hid/nested.ts']);
+      assert.deepEqual(grepFiles(await runTool(grepTool, { pattern: 'onlyskipped', path: '.hidden.ts', include: '*.ts' }, { folders })), ['.hidden.ts']);
+      assert.deepEqual(grepFiles(await runTool(grepTool, { pattern: 'onlyskipped', path: 'dist', include: '*.js' }, { folders })), ['dist/app.js']);
     });
   });
 
@@ -259,7 +245,7 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
     for (const p of paths) {
       it(`refuses path ${JSON.stringify(p)} for glob and grep, saying why`, async () => {
         for (const [tool, input] of [[globTool, { pattern: '*', path: p }], [grepTool, { pattern: 'url', path: p }]] as const) {
-          const error = await failure(tool, input, { folders });
+          const error = await toolFailure(tool, input, { folders });
           assert.equal(error.code, 'INVALID_ARGUMENT', `${tool.name} ${p}: ${error.message}`);
           assert.match(error.message, /version-control metadata that glob and grep never list or search/);
           assert.ok(!error.message.includes(ws.token));
@@ -275,15 +261,15 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
         [grepTool, { pattern: 'url', include: '.git/**' }],
         [grepTool, { pattern: 'url', include: `${ws.root}/.git` }],
       ] as const) {
-        assert.equal((await failure(tool, input, { folders })).code, 'INVALID_ARGUMENT', JSON.stringify(input));
+        assert.equal((await toolFailure(tool, input, { folders })).code, 'INVALID_ARGUMENT', JSON.stringify(input));
       }
     });
 
     it('never lists or searches VCS metadata while walking, whatever the pattern or include', async () => {
-      const everything = await run(globTool, { pattern: '*' }, { folders });
+      const everything = await runTool(globTool, { pattern: '*' }, { folders });
       assert.ok(!everything.value.paths.some((p) => /(^|\/)\.(git|hg)\//.test(p)), everything.value.paths.join());
       for (const include of ['*', '**', 'config', '*rc']) {
-        const out = await run(grepTool, { pattern: 'url|default', include }, { folders });
+        const out = await runTool(grepTool, { pattern: 'url|default', include }, { folders });
         assert.ok(!out.text.includes(ws.token), `include ${include}`);
       }
     });
@@ -297,7 +283,7 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
         for (const tool of [globTool, grepTool]) {
           const answers = new Set<string>();
           for (const p of [outside, `${outside}/secret.txt`, `${outside}/no-such`, '/no/such/dir', 'escape', 'escape/secret.txt', 'escape/no-such', '../no-such']) {
-            const error = await failure(tool, { pattern: 'x', path: p }, { folders });
+            const error = await toolFailure(tool, { pattern: 'x', path: p }, { folders });
             answers.add(`${error.code} ${error.message.replace(JSON.stringify(p), '<path>')}`);
           }
           assert.equal(answers.size, 1, [...answers].join('\n'));

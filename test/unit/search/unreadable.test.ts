@@ -8,31 +8,16 @@ import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
 import { createGlobTool, type GlobValue } from '../../../src/core/search/glob';
 import { createGrepTool, type GrepValue } from '../../../src/core/search/grep';
-import type { ScoutTool, ToolOutput } from '../../../src/core/tool';
-import { folder, readableCopy, RG_PATH, searchEnv, unprivilegedIds, unprivilegedRipgrep, type SearchEnvOptions } from '../../helpers/searchEnv';
+import { folder, readableCopy, RG_PATH, runTool, toolFailure, unprivilegedIds, unprivilegedRipgrep, type SearchEnvOptions } from '../../helpers/searchEnv';
 import { makeRealisticWorkspace, makeTree, removeTree, type RealisticWorkspace } from '../../helpers/tree';
 
 const budget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16 };
 const globTool = createGlobTool(budget);
 const grepTool = createGrepTool(budget);
 
-async function run<V>(tool: ScoutTool<any, V>, input: unknown, options: SearchEnvOptions): Promise<ToolOutput<V>> {
-  const env = searchEnv(options);
-  return tool.run(tool.parse(input, env.config), env);
-}
 
-async function failure(tool: ScoutTool<any, any>, input: unknown, options: SearchEnvOptions): Promise<{ code: ToolErrorCode; message: string }> {
-  try {
-    await run(tool, input, options);
-  } catch (e) {
-    assert.ok(isToolError(e), String(e));
-    return { code: e.code, message: e.message };
-  }
-  assert.fail(`${JSON.stringify(input)} succeeded`);
-}
 
 /** The too-long path as rg reports it: `deep/` and all 17 long folder names (the one it cannot open). */
 const DEEP = /^deep\/d00x+(\/d\d\dx+){16}$/;
@@ -57,7 +42,7 @@ describe('unreadable entries cost only themselves (issue 12, point 6)', function
   const reasons = (value: { unreadable?: { path?: string; reason: string }[] }) => (value.unreadable ?? []).map((u) => `${DEEP.test(u.path ?? '') ? 'deep/…' : u.path} ${u.reason}`);
 
   it('glob lists every readable file and names the unreadable folders (chmod 000, root-only, too long)', async () => {
-    const out = await run(globTool, { pattern: '*' }, options);
+    const out = await runTool(globTool, { pattern: '*' }, options);
     for (const file of ['src/app.ts', 'docs/guide.md', 'node_modules/left-pad/index.js', '.cache/data.txt', 'locked.txt']) assert.ok(out.value.paths.includes(file), file);
     assert.ok(!out.value.paths.some((p) => p.startsWith('locked/') || p.startsWith('private/') || p.startsWith('deep/')));
     assert.deepEqual(reasons(out.value), ['deep/… name too long', 'locked permission denied', ...(dropped ? ['private permission denied'] : [])]);
@@ -68,22 +53,22 @@ describe('unreadable entries cost only themselves (issue 12, point 6)', function
   });
 
   it('grep returns every match it found, and names the file it could not open', async () => {
-    const out = await run(grepTool, { pattern: 'needle' }, options);
+    const out = await runTool(grepTool, { pattern: 'needle' }, options);
     assert.deepEqual([...new Set(out.value.matches.map((m) => m.path))].sort(), ['docs/guide.md', 'packages/api/src/server.ts', 'src/app.ts']);
     assert.deepEqual(reasons(out.value), ['deep/… name too long', 'locked permission denied', 'locked.txt permission denied', ...(dropped ? ['private permission denied'] : [])]);
     assert.match(out.text, /\n\[\d paths could not be read, so the result leaves them out: "deep\/.*, and \d more\.\]\nPaths are relative to /);
   });
 
   it('answers an unreadable path with an empty result that says why, not a failure', async () => {
-    const out = await run(globTool, { pattern: '*', path: 'locked' }, options);
+    const out = await runTool(globTool, { pattern: '*', path: 'locked' }, options);
     assert.deepEqual(out.value.paths, []);
     assert.match(out.text, /^No files found\n\n\[1 path could not be read, so the result leaves it out: "locked" \(permission denied\)\.\]\n/);
   });
 
   it('keeps fatal errors errors: a bad regex, raw output over the cap, a missing rg', async () => {
-    assert.equal((await failure(grepTool, { pattern: 'a(' }, options)).code, 'SEARCH_INVALID_PATTERN');
-    assert.equal((await failure(grepTool, { pattern: 'e' }, { ...options, search: { rawOutputMaxBytes: 1000 } })).code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
-    assert.equal((await failure(globTool, { pattern: '*' }, { ...options, ripgrepPath: path.join(bin, 'no-such-rg') })).code, 'SEARCH_FAILED');
+    assert.equal((await toolFailure(grepTool, { pattern: 'a(' }, options)).code, 'SEARCH_INVALID_PATTERN');
+    assert.equal((await toolFailure(grepTool, { pattern: 'e' }, { ...options, search: { rawOutputMaxBytes: 1000 } })).code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
+    assert.equal((await toolFailure(globTool, { pattern: '*' }, { ...options, ripgrepPath: path.join(bin, 'no-such-rg') })).code, 'SEARCH_FAILED');
   });
 
   it('runs `node dist/cli.js` as an unprivileged user against the chmod 000 folder', function () {
@@ -117,7 +102,7 @@ describe('error text quotes no file contents (issue 12, point 7)', function () {
   it('reports an ignore file rg cannot parse by path and line only', async () => {
     const root = makeTree({ '.git/HEAD': 'x', '.gitignore': `ok\n${SECRET}{\n`, 'sub/.ignore': `${SECRET}[\n${SECRET}{\n`, 'a.txt': 'needle\n' });
     try {
-      for (const out of [await run(grepTool, { pattern: 'needle' }, { folders: [folder(root)] }), await run(grepTool, { pattern: 'absent' }, { folders: [folder(root)] })]) {
+      for (const out of [await runTool(grepTool, { pattern: 'needle' }, { folders: [folder(root)] }), await runTool(grepTool, { pattern: 'absent' }, { folders: [folder(root)] })]) {
         assert.ok(!out.text.includes(SECRET) && !JSON.stringify(out.value).includes(SECRET), out.text);
         assert.match(out.text, /\n\[ripgrep could not parse a rule in 2 ignore files and did not apply it: "\.gitignore" \(line 2\), "sub\/\.ignore" \(line 2\)\.\]\n/);
       }
@@ -132,7 +117,7 @@ describe('error text quotes no file contents (issue 12, point 7)', function () {
     mkdirSync(path.join(root, 'locked'));
     writeFileSync(path.join(root, 'locked', 'x'), 'x');
     try {
-      const out = await run(grepTool, { pattern: 'needle' }, { folders: [folder(root)] });
+      const out = await runTool(grepTool, { pattern: 'needle' }, { folders: [folder(root)] });
       for (const seen of [out.text, JSON.stringify(out.value)]) {
         assert.ok(!seen.includes(SECRET), seen);
         assert.ok(!seen.includes(outside), seen);
@@ -148,9 +133,9 @@ describe('error text quotes no file contents (issue 12, point 7)', function () {
   it('does not quote the ignore file when rg also fails for another reason', async () => {
     const root = makeTree({ '.git/HEAD': 'x', '.gitignore': `${SECRET}{\n`, 'a.txt': 'needle\n' });
     try {
-      const error = await failure(globTool, { pattern: '*' }, { folders: [folder(root)], ripgrepPath: '/no/such/rg' });
+      const error = await toolFailure(globTool, { pattern: '*' }, { folders: [folder(root)], ripgrepPath: '/no/such/rg' });
       assert.ok(!error.message.includes(SECRET));
-      const regex = await failure(grepTool, { pattern: '(' }, { folders: [folder(root)] });
+      const regex = await toolFailure(grepTool, { pattern: '(' }, { folders: [folder(root)] });
       assert.equal(regex.code, 'SEARCH_INVALID_PATTERN');
       assert.ok(!regex.message.includes(SECRET), regex.message);
     } finally {
@@ -161,7 +146,7 @@ describe('error text quotes no file contents (issue 12, point 7)', function () {
   it('glob values never carry such text either', async () => {
     const root = makeTree({ '.git/HEAD': 'x', '.gitignore': `${SECRET}{\n`, 'a.txt': 'x' });
     try {
-      const out = await run(globTool, { pattern: '*' }, { folders: [folder(root)] });
+      const out = await runTool(globTool, { pattern: '*' }, { folders: [folder(root)] });
       assert.ok(!JSON.stringify((out.value as GlobValue)).includes(SECRET));
     } finally {
       removeTree(root);
