@@ -15,17 +15,22 @@ export const NO_FILES = 'No files found';
 /** The first line of a grep result that lists no match (seed 000). */
 export const NO_MATCHES = 'No matches found';
 
+/** The starts of the lines a listed name could be mistaken for (see {@link looksLikeStructure}). Case is ignored. */
+const STRUCTURE_START = /^(?:\[|"|line \d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:|\s)/i;
+
 /**
- * Lines a listed name could be mistaken for (issue 12): a note or footer (`[`), a quoted name (`"`), a grep row
- * (`Line 9:`), the workdir note, an empty result, the heading of a saved result, an error, and anything with
- * leading or trailing white space (which looks like a blank or another line). Case is ignored.
+ * True when `line` could pass for one of a result's own lines (issue 12): a note or footer (`[`), a quoted name
+ * (`"`), a grep row (`Line 9:`), the workdir note, an empty result, the heading of a saved result, an error,
+ * or anything with white space at either end (which looks like a blank line or another line). Case is ignored.
  */
-export const LOOKS_LIKE_STRUCTURE = /^(?:\[|"|line \d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:)|^\s|\s$/i;
+export function looksLikeStructure(line: string): boolean {
+  return STRUCTURE_START.test(line) || /\s/.test(line.charAt(line.length - 1));
+}
 
 /**
  * A file path as a result's text lists it: as is, or as a JSON string (`jsonQuote`) when it holds a line feed
  * or another unsafe character (see `controlCharacters.ts`), or could pass for one of the result's own lines
- * ({@link LOOKS_LIKE_STRUCTURE}). A file name is chosen by whoever made the repository: with a newline it adds
+ * ({@link looksLikeStructure}). A file name is chosen by whoever made the repository: with a newline it adds
  * lines of its choosing, and `[3 more files not shown: … saved at /home/u/.ssh/id_rsa …]` or `Line 9: …` on
  * its own forges a footer or a match row. Values keep the exact names.
  */
@@ -39,7 +44,7 @@ export function displayPaths(paths: readonly string[]): readonly string[] {
 }
 
 function needsQuoting(path: string): boolean {
-  return breaksLine(path) || LOOKS_LIKE_STRUCTURE.test(path);
+  return breaksLine(path) || looksLikeStructure(path);
 }
 
 /**

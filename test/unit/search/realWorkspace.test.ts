@@ -167,6 +167,18 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
       assert.equal(found, 11);
     });
 
+    it('in a multi-root workspace, names the skipped folders with the folder name, so the retry reaches them', async () => {
+      const first = makeTree({ 'a.txt': 'x\n' });
+      try {
+        const roots = [folder(first, 'first'), folder(ws.root, 'app')];
+        const out = await runTool(grepTool, { pattern: 'onlyskipped', path: 'app/foo' }, { folders: roots });
+        assert.match(out.text, /\[1 hidden or git-ignored file that grep skipped has matching lines\. To search it, call grep again with the same pattern, and path "app\/foo\/bar" \(1 file, ignored\)\.\]/);
+        assert.deepEqual(grepFiles(await runTool(grepTool, { pattern: 'onlyskipped', path: 'app/foo/bar' }, { folders: roots })), ['foo/bar/x.txt']);
+      } finally {
+        removeTree(first);
+      }
+    });
+
     it('says whether include matched no file, or matched files whose text did not match', async () => {
       const none = await runTool(grepTool, { pattern: 'needle', include: '*.rs' }, { folders });
       assert.equal(none.text, `No matches found\n\n[No file under the workspace folder matches include "*.rs" (hidden and git-ignored files are not searched), so nothing was searched.]\n${note()}`);
