@@ -92,8 +92,10 @@ export async function explainEmptyGlob(glob: string, target: ResolvedTarget, env
   const counter = new Counter('glob', env, target, budget);
   const elsewhere = await counter.paths(globArgv(glob, '.', false), '.', () => true);
   if (elsewhere.paths.length === 0) return [];
+  // Omitting path searches the first folder; another folder is named.
+  const retry = env.folders.length <= 1 || env.folders[0]!.name === target.folderName ? 'omit path' : `set path to ${quoteValue(pathArgument('', target, env))}`;
   return [
-    `[No file under ${quoteValue(target.relPath)} matches, but ${counter.amount(elsewhere, 'file')} elsewhere in the workspace folder ${elsewhere.paths.length === 1 && !elsewhere.cut ? 'does' : 'do'}, e.g. ${quoteValue(elsewhere.paths[0]!.path)}: omit path to list them.]`,
+    `[No file under ${quoteValue(target.relPath)} matches, but ${counter.amount(elsewhere, 'file')} elsewhere in the workspace folder ${elsewhere.paths.length === 1 && !elsewhere.cut ? 'does' : 'do'}, e.g. ${quoteValue(elsewhere.paths[0]!.path)}: ${retry} to list them.]`,
   ];
 }
 
@@ -151,13 +153,15 @@ async function reachSkipped(files: readonly string[], target: ResolvedTarget, co
 }
 
 /**
- * `rel` (workdir-relative) as a `path` argument that resolves to the same place: as is in a single-folder
- * workspace, else prefixed with the folder's name (or absolute, when two folders share that name).
+ * `rel` (workdir-relative; empty for the folder itself) as a `path` argument that resolves to the same place:
+ * as is in a single-folder workspace, else prefixed with the folder's name (or absolute, when two folders
+ * share that name).
  */
 function pathArgument(rel: string, target: ResolvedTarget, env: ToolEnv): string {
   if (env.folders.length <= 1) return rel;
   const unique = env.folders.filter((f) => f.name === target.folderName).length === 1;
-  return unique ? `${target.folderName}/${rel}` : `${target.workdir}/${rel}`;
+  const base = unique ? target.folderName : target.workdir;
+  return rel === '' ? base : `${base}/${rel}`;
 }
 
 /** Runs the counts of one explanation within its budget. */

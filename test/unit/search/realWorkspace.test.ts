@@ -174,6 +174,9 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
         const out = await runTool(grepTool, { pattern: 'onlyskipped', path: 'app/foo' }, { folders: roots });
         assert.match(out.text, /\[1 hidden or git-ignored file that grep skipped has matching lines\. To search it, call grep again with the same pattern, and path "app\/foo\/bar" \(1 file, ignored\)\.\]/);
         assert.deepEqual(grepFiles(await runTool(grepTool, { pattern: 'onlyskipped', path: 'app/foo/bar' }, { folders: roots })), ['foo/bar/x.txt']);
+        const glob = await runTool(globTool, { pattern: '*.md', path: 'app/src' }, { folders: roots });
+        assert.match(glob.text, /e\.g\. "docs\/guide\.md": set path to "app" to list them\.\]/);
+        assert.deepEqual((await runTool(globTool, { pattern: '*.md', path: 'app' }, { folders: roots })).value.paths, ['docs/guide.md']);
       } finally {
         removeTree(first);
       }
