@@ -16,6 +16,7 @@ import { insideVcsMetadata, resolveSearchTarget } from './target';
  *   leading `/` whose first segment exists in the folder keeps rg's meaning: anchored at the folder (`/src/*.ts`);
  * - a value naming an existing directory (`src`, `src/`, `./src`, `src/lib`, `[id]`) lists the files under it:
  *   it is read as `src/**`. Relative values are looked up under `path` first, then under the workspace folder;
+ * - a value naming an existing file whose name holds glob syntax (`app/[id]/page.tsx`) is read literally;
  * - a leading `./` is dropped (rg matches paths without it);
  * - a leading `#` is escaped (rg would take the glob for a comment and apply no filter).
  * Whenever the value read differs from the value sent (other than the `#` escape), the result carries a note
@@ -57,7 +58,7 @@ export async function resolveSearchCall(
   accepts: 'directory' | 'file-or-directory',
   argument?: GlobArgument,
 ): Promise<SearchCall> {
-  const absolute = argument !== undefined && argument.value.startsWith('/') ? await absoluteGlob(argument.value, await folderSpellings(env.folders)) : undefined;
+  const absolute = argument !== undefined && argument.value.startsWith('/') ? absoluteGlob(argument.value, await folderSpellings(env.folders)) : undefined;
   const inFolder = absolute?.kind === 'inFolder' ? absolute : undefined;
   const target = await resolveSearchTarget(pathArg ?? inFolder?.folder.real, env, accepts);
   if (!argument) return { target };
@@ -89,7 +90,7 @@ interface Relative {
 /** An absolute glob: inside a folder (`rest` relative to it), or rooted (`/x/…` with no folder prefix). */
 type AbsoluteGlob = { kind: 'inFolder'; folder: FolderSpellings; rest: string } | { kind: 'rooted'; firstSegment: string };
 
-async function absoluteGlob(value: string, folders: readonly FolderSpellings[]): Promise<AbsoluteGlob> {
+function absoluteGlob(value: string, folders: readonly FolderSpellings[]): AbsoluteGlob {
   const spellings = folders.flatMap((folder) => [folder.real, folder.given].map((prefix) => ({ folder, prefix })));
   spellings.sort((a, b) => b.prefix.length - a.prefix.length);
   for (const { folder, prefix } of spellings) {
@@ -101,6 +102,7 @@ async function absoluteGlob(value: string, folders: readonly FolderSpellings[]):
 
 /** True when the first segment of a rooted glob is a wildcard or an entry of the folder (rg's anchored glob). */
 async function existsInFolder(workdir: string, firstSegment: string): Promise<boolean> {
+  if (firstSegment === '.' || firstSegment === '..') return false;
   if (/[*?[\]{}\\]/.test(firstSegment) || firstSegment === '') return true;
   return fs.lstat(path.join(workdir, firstSegment)).then(
     () => true,
@@ -109,11 +111,12 @@ async function existsInFolder(workdir: string, firstSegment: string): Promise<bo
 }
 
 function outsideFolders(argument: GlobArgument, env: ToolEnv, target: ResolvedTarget): ToolError {
-  const where = env.folders.length > 1 ? `the workspace folders (${env.folders.map((f) => f.path).join(', ')})` : `the workspace folder ${target.workdir}`;
+  const several = env.folders.length > 1;
+  const where = several ? `the workspace folders (${env.folders.map((f) => f.path).join(', ')})` : `the workspace folder ${target.workdir}`;
   const tool = argument.name === 'pattern' ? 'glob lists' : 'grep searches';
   return new ToolError(
     'PATH_OUTSIDE_WORKSPACE',
-    `${argument.name} ${quoteValue(argument.value)} is an absolute path outside ${where}, and ${tool} only files inside it. Give a ${argument.name} relative to the folder (such as "src/**/*.ts"), or an absolute path inside it.`,
+    `${argument.name} ${quoteValue(argument.value)} is an absolute path outside ${where}, and ${tool} only files inside ${several ? 'them' : 'it'}. Give a ${argument.name} relative to the folder (such as "src/**/*.ts"), or an absolute path inside it.`,
   );
 }
 
