@@ -1,3 +1,5 @@
+import { escapeGlobLiteral } from './globs';
+
 /**
  * The fixed rg argument vectors of the search tools (seed 000).
  *
@@ -10,6 +12,8 @@
 /** Version-control metadata directories glob never lists (seed 000), excluded as `--glob=!<name>`. */
 export const VCS_DIRECTORIES = ['.git', '.svn', '.hg', '.bzr', '.jj', '.sl'] as const;
 
+const VCS_EXCLUDES = VCS_DIRECTORIES.map((dir) => `--glob=!${dir}`);
+
 /**
  * `rg --files` for the glob tool: `--glob=<pattern> --sort=modified --no-ignore --hidden`, then the VCS
  * excludes (seed 000). Scout adds `--null` so each path ends with a NUL byte instead of a newline: a file name
@@ -17,35 +21,97 @@ export const VCS_DIRECTORIES = ['.git', '.svn', '.hg', '.bzr', '.jj', '.sl'] as 
  *
  * @param pattern a ripgrep glob (gitignore syntax).
  * @param searchPath the directory to list, relative to rg's working directory (`.` for the workdir).
+ * @param sorted false drops `--sort=modified` (rg then lists in parallel, for a count that needs no order).
  */
-export function globArgv(pattern: string, searchPath: string): string[] {
-  return [
-    '--no-config',
-    '--files',
-    '--null',
-    `--glob=${pattern}`,
-    '--sort=modified',
-    '--no-ignore',
-    '--hidden',
-    ...VCS_DIRECTORIES.map((dir) => `--glob=!${dir}`),
-    '--',
-    searchPath,
-  ];
+export function globArgv(pattern: string, searchPath: string, sorted = true): string[] {
+  return ['--no-config', '--files', '--null', `--glob=${pattern}`, ...(sorted ? ['--sort=modified'] : []), '--no-ignore', '--hidden', ...VCS_EXCLUDES, '--', searchPath];
 }
 
 /**
- * `rg --json` for the grep tool (seed 000): the regex as `--regexp=<pattern>`, the optional `include` as one
- * `--glob=<include>`.
+ * How grep narrows rg's walk for an `include` glob without overriding ignore or hidden rules (see
+ * `search/include.ts`). Both parts only ever leave files out.
+ */
+export interface WalkFilter {
+  /**
+   * A glob on file names (rg `--type-add` syntax): `--type-add=scoutinclude:<glob> --type=scoutinclude`. rg
+   * applies a file type after its ignore rules, but a file it selects skips the hidden check, so
+   * `--glob=!.*` comes with it and keeps dot-files out as they are without a type.
+   */
+  readonly fileNameGlob?: string;
+  /** Ignore-only `--glob=!…` overrides that keep the walk inside some directories ({@link pruneToDirectory}). */
+  readonly pruneGlobs?: readonly string[];
+}
+
+/** What one grep-shaped rg run prints. */
+export type GrepOutput =
+  /** `--json`: every match (the grep tool itself). */
+  | 'json'
+  /** `--files-with-matches --null`: the files holding a match. */
+  | 'files-with-matches'
+  /** `--files --null`: the files that would be searched, with no regex. */
+  | 'files';
+
+/**
+ * The rg argv of a grep call (seed 000: `rg --json`, the regex as `--regexp=<pattern>`), or of one of the
+ * counts behind an explanation of an empty result (issue 12).
  *
  * Hidden and ignored files: seed 000 gives glob `--no-ignore --hidden` and grep only `--json`, so grep keeps
  * ripgrep's defaults. It skips hidden files and directories, files ignored by `.gitignore`, `.ignore` and
- * `.rgignore`, and binary files found while walking. A hidden or ignored file or directory passed as `path` is
- * still searched, because rg always searches the paths it is given.
+ * `.rgignore`, and binary files found while walking. A hidden or ignored file or directory passed as the
+ * search path is still searched, because rg always searches the paths it is given. `includeSkipped` turns the
+ * hidden and ignore rules off (`--no-ignore --hidden`, VCS metadata still excluded) to count what they skip.
  *
- * @param pattern a ripgrep (Rust) regex.
- * @param include one positive glob, already validated.
+ * @param pattern a ripgrep (Rust) regex; ignored for `files`.
  * @param searchPath the file or directory to search, relative to rg's working directory.
  */
-export function grepArgv(pattern: string, include: string | undefined, searchPath: string): string[] {
-  return ['--no-config', '--json', `--regexp=${pattern}`, ...(include === undefined ? [] : [`--glob=${include}`]), '--', searchPath];
+export function grepArgv(
+  pattern: string,
+  searchPath: string,
+  filter: WalkFilter = {},
+  options: { readonly output?: GrepOutput; readonly includeSkipped?: boolean } = {},
+): string[] {
+  const output = options.output ?? 'json';
+  const argv = ['--no-config', ...(output === 'json' ? ['--json'] : output === 'files' ? ['--files', '--null'] : ['--files-with-matches', '--null'])];
+  if (options.includeSkipped) argv.push('--no-ignore', '--hidden', ...VCS_EXCLUDES);
+  if (filter.fileNameGlob !== undefined) {
+    argv.push(`--type-add=scoutinclude:${filter.fileNameGlob}`, '--type=scoutinclude');
+    if (!options.includeSkipped) argv.push('--glob=!.*');
+  }
+  if (filter.pruneGlobs) argv.push(...filter.pruneGlobs);
+  if (output !== 'files') argv.push(`--regexp=${pattern}`);
+  argv.push('--', searchPath);
+  return argv;
+}
+
+/** Longest directory path {@link pruneToDirectory} prunes for, in characters; deeper ones are not pruned. */
+const MAX_PRUNED_PATH_CHARS = 200;
+
+/**
+ * `--glob=!…` overrides under which rg, walking from its working directory, enters only `dirs[0]`, then only
+ * `dirs[0]/dirs[1]`, and so on: at each level, every entry whose name differs from the wanted one is ignored.
+ * rg has no glob for "every name but this one", so the names are excluded by their first differing character
+ * (`!/[!s]*`, `!/s[!r]*`, `!/sr[!c]*`), as shorter names (`!/s`, `!/sr`) and as longer ones (`!/src?*`), all
+ * anchored. Being ignore-only overrides, they never bring back a hidden or ignored entry, and the wanted
+ * directories themselves are still subject to every rule.
+ *
+ * Only printable ASCII names are pruned for (rg compares globs byte by byte, and a class matches one byte, so
+ * other names would leave some siblings unpruned), and paths up to {@link MAX_PRUNED_PATH_CHARS}; otherwise
+ * the result is empty and rg walks everything, which changes speed, not results.
+ *
+ * @param dirs workdir-relative directory names, outermost first.
+ */
+export function pruneToDirectory(dirs: readonly string[]): string[] {
+  if (dirs.length === 0 || dirs.some((d) => !/^[\x20-\x7e]+$/.test(d)) || dirs.join('/').length > MAX_PRUNED_PATH_CHARS) return [];
+  const globs: string[] = [];
+  let parent = '/';
+  for (const name of dirs) {
+    for (let j = 0; j < name.length; j++) {
+      const head = escapeGlobLiteral(name.slice(0, j));
+      globs.push(`--glob=!${parent}${head}[!${name[j]}]*`);
+      if (j > 0) globs.push(`--glob=!${parent}${head}`);
+    }
+    globs.push(`--glob=!${parent}${escapeGlobLiteral(name)}?*`);
+    parent += `${escapeGlobLiteral(name)}/`;
+  }
+  return globs;
 }

@@ -1,13 +1,19 @@
-import { quoteValue, ToolError } from '../errors';
 import { cutAtCodePoint } from '../codePoints';
-import { stderrExcerpt, type RipgrepExit } from './process';
+import { showControlPictures } from '../controlCharacters';
+import { quoteValue, ToolError } from '../errors';
+import type { RipgrepExit } from './process';
+import { readStderr, withToolAdvice, type PathProblem } from './stderr';
 
 /**
  * First lines rg 13–15 prints when it rejects a regex or a glob before searching (exit 2). Matched against
- * stderr to tell a model mistake (`SEARCH_INVALID_PATTERN`) from a search failure (`SEARCH_FAILED`).
+ * rg's own messages (never against per-path ones, which quote ignore files) to tell a model mistake
+ * (`SEARCH_INVALID_PATTERN`) from a search failure (`SEARCH_FAILED`).
  */
-const REGEX_REJECTIONS = [/regex parse error/, /is not allowed in a regex/, /compiled regex exceeds size limit/, /regex.*(could not|failed to) (be )?compile/i];
+const REGEX_REJECTIONS = [/regex parse error/, /is not allowed in a regex/, /compiled regex exceeds size limit/, /regex.*(could not|failed to) (be )?compile/i, /pattern contains .* impossible to match/];
 const GLOB_REJECTIONS = [/error parsing glob/, /invalid glob/i];
+
+/** How to fix a glob, as the end of an invalid-glob message. */
+export const GLOB_FIX = 'Fix it (escape a literal [ ] { } * ? with a backslash, or wrap it in [ ]) and call again.';
 
 /** A model argument rg parses, named so an error can point at it: e.g. `{ name: 'include', value: '*.[ts' }`. */
 export interface NamedArgument {
@@ -21,54 +27,64 @@ export interface PatternArguments {
   readonly glob?: NamedArgument;
 }
 
-/**
- * Interprets rg's exit status by rg's documented semantics, as seed 000 requires: 0 is success with results,
- * 1 is a successful empty search, anything else is a failure.
- *
- * @returns `'found'` (0) or `'none'` (1).
- * @throws ToolError SEARCH_INVALID_PATTERN when stderr shows rg rejected the regex or glob;
- *   SEARCH_FAILED for any other failure, quoting the stderr tail.
- */
-export function interpretExit(exit: RipgrepExit, args: PatternArguments): 'found' | 'none' {
-  if (exit.exitCode === 0) return 'found';
-  if (exit.exitCode === 1) return 'none';
-  const excerpt = modelFacingStderr(stderrExcerpt(exit));
-  if (args.regex && REGEX_REJECTIONS.some((re) => re.test(exit.stderr))) {
-    throw new ToolError(
-      'SEARCH_INVALID_PATTERN',
-      `ripgrep rejected ${args.regex.name} ${quoteValue(args.regex.value)} as a regular expression:\n${excerpt}\nFix it (Rust regex syntax: escape literal ( ) [ ] { } . * + ? | \\ with a backslash; look-around and backreferences are not supported) and call again.`,
-    );
-  }
-  if (args.glob && GLOB_REJECTIONS.some((re) => re.test(exit.stderr))) {
-    throw new ToolError(
-      'SEARCH_INVALID_PATTERN',
-      `ripgrep rejected ${args.glob.name} ${quoteValue(args.glob.value)} as a glob:\n${excerpt}\nFix it (escape a literal [ ] { } * ? with a backslash, or wrap it in [ ]) and call again.`,
-    );
-  }
-  throw new ToolError(
-    'SEARCH_FAILED',
-    `ripgrep failed (exit status ${exit.exitCode})${excerpt ? `:\n${excerpt}\n` : '. '}If it could not read part of the target, narrow path to skip it.`,
-  );
+/** A run that succeeded, possibly without some paths. */
+export interface RipgrepOutcome {
+  /** Paths rg could not read and skipped (see `stderr.ts`); the results cover everything else. */
+  readonly problems: PathProblem[];
+  /** True when rg's error output was cut, so there may have been more problems than listed. */
+  readonly problemsCut: boolean;
+  /** rg's other messages of a successful run (warnings), for the log only. */
+  readonly warnings: string[];
 }
 
-/** rg's advice after a look-around or backreference error: a flag Scout does not expose, up to a blank line. */
-const PCRE2_HINT = /^Consider enabling PCRE2\b.*(?:\n.+)*/m;
+/**
+ * Interprets rg's exit status by rg's documented semantics (0 found, 1 found nothing, 2 error), as seed 000
+ * requires, with one deliberate deviation (issue 12): exit 2 whose every message is about a path rg could not
+ * read (permission denied, not found, name too long, an ignore file rule it could not parse) is a success
+ * without those paths. rg prints everything else it found before exiting, so one unreadable folder does not
+ * cost the whole search. Any other message with exit 2 stays a failure.
+ *
+ * @throws ToolError SEARCH_INVALID_PATTERN when rg rejected the regex or glob; SEARCH_FAILED for any other
+ *   failure. Messages quote rg's own text only (never a per-path message, which may quote a file), with
+ *   advice that names rg flags replaced by advice in terms of the tool's arguments.
+ */
+export function interpretExit(exit: RipgrepExit, args: PatternArguments): RipgrepOutcome {
+  const reading = readStderr(exit.stderr, exit.stderrTruncated);
+  const succeeded = exit.exitCode === 0 || exit.exitCode === 1 || (exit.exitCode === 2 && reading.other.length === 0 && (reading.problems.length > 0 || reading.problemsCut));
+  if (succeeded) return { problems: reading.problems, problemsCut: reading.problemsCut, warnings: reading.other };
+
+  const rgText = reading.other.join('\n');
+  if (args.regex && REGEX_REJECTIONS.some((re) => re.test(rgText))) {
+    throw new ToolError(
+      'SEARCH_INVALID_PATTERN',
+      `ripgrep rejected ${args.regex.name} ${quoteValue(args.regex.value)} as a regular expression:\n${excerpt(rgText)}\nFix it (Rust regex syntax: escape literal ( ) [ ] { } . * + ? | \\ with a backslash; look-around and backreferences are not supported) and call again.`,
+    );
+  }
+  if (args.glob && GLOB_REJECTIONS.some((re) => re.test(rgText))) {
+    throw new ToolError('SEARCH_INVALID_PATTERN', `ripgrep rejected ${args.glob.name} ${quoteValue(args.glob.value)} as a glob:\n${excerpt(rgText)}\n${GLOB_FIX}`);
+  }
+  // An unknown message may quote anything rg read, so its quoted parts are left out.
+  const unknown = `${exit.stderrTruncated ? '[stderr truncated] …' : ''}${excerpt(rgText.replace(/'[^'\n]*'|"[^"\n]*"/g, '…'))}`;
+  throw new ToolError(
+    'SEARCH_FAILED',
+    `ripgrep failed (exit status ${exit.exitCode})${unknown ? `:\n${unknown}\n` : '. '}Try the search again; if it fails again, check scout.ripgrepPath or narrow path.`,
+  );
+}
 
 /** Longest stderr line kept whole, in UTF-16 code units; longer lines keep their head and tail. */
 const MAX_STDERR_LINE_CHARS = 240;
 
 /**
- * rg's stderr as an error message quotes it: without the PCRE2 hint (Scout's own message says look-around and
- * backreferences are not supported), and with each line over {@link MAX_STDERR_LINE_CHARS} cut to its first 160
+ * rg's messages as an error quotes them: advice that names rg flags rewritten (`withToolAdvice`), unsafe
+ * characters shown as control pictures, and each line over {@link MAX_STDERR_LINE_CHARS} cut to its first 160
  * and last 60 code units around ` … `. rg echoes the whole pattern or glob on one line (and a caret line as
  * long under a regex), while the reason sits at the end of a glob error's line, so both ends are kept.
  */
-function modelFacingStderr(stderr: string): string {
-  return stderr
-    .replace(PCRE2_HINT, '')
+function excerpt(rgText: string): string {
+  return withToolAdvice(rgText.trim())
     .trimEnd()
     .split('\n')
-    .map((line) => (line.length <= MAX_STDERR_LINE_CHARS ? line : `${cutAtCodePoint(line, 160)} … ${tailAtCodePoint(line, 60)}`))
+    .map((line) => showControlPictures(line.length <= MAX_STDERR_LINE_CHARS ? line : `${cutAtCodePoint(line, 160)} … ${tailAtCodePoint(line, 60)}`))
     .join('\n');
 }
 

@@ -192,10 +192,10 @@ export class RgJsonReader {
   /** The slow path: JSON.parse of the whole line; hands on a match, checks any other message has a type. */
   private handleParsed(buf: Buffer, start: number, end: number): void {
     const message = parseLine(buf, start, end) as { type?: unknown; data?: unknown };
-    if (typeof message.type !== 'string') throw malformed(buf, start, end);
+    if (typeof message.type !== 'string') throw malformed(start, end);
     if (message.type !== 'match') return;
     const data = message.data;
-    if (!isMatchData(data)) throw malformed(buf, start, end);
+    if (!isMatchData(data)) throw malformed(start, end);
     this.matches++;
     const path = data.path.text !== undefined ? { text: data.path.text } : { bytes: data.path.bytes! };
     this.lastPathBytes = undefined;
@@ -292,9 +292,9 @@ function parseLine(buf: Buffer, start: number, end: number): object {
   try {
     value = JSON.parse(buf.toString('utf8', start, end));
   } catch {
-    throw malformed(buf, start, end);
+    throw malformed(start, end);
   }
-  if (typeof value !== 'object' || value === null) throw malformed(buf, start, end);
+  if (typeof value !== 'object' || value === null) throw malformed(start, end);
   return value;
 }
 
@@ -323,10 +323,13 @@ function isMatchData(value: unknown): value is RawMatchData {
   );
 }
 
-function malformed(buf: Buffer, start: number, end: number): ToolError {
-  const sample = buf.toString('utf8', start, Math.min(end, start + 120));
+/**
+ * The error for a line that is not rg's JSON. It describes the line without quoting it: the line may hold a
+ * file's text (issue 12: error text quotes no file contents).
+ */
+function malformed(start: number, end: number): ToolError {
   return new ToolError(
     'SEARCH_FAILED',
-    `ripgrep produced output Scout could not read (${JSON.stringify(sample)}…). This rg may be too old or not ripgrep; set scout.ripgrepPath to ripgrep 13 or later.`,
+    `ripgrep produced output Scout could not read (a line of ${end - start} bytes that is not one of rg's JSON messages). This rg may be too old or not ripgrep; set scout.ripgrepPath to ripgrep 13 or later.`,
   );
 }

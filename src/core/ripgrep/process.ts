@@ -243,9 +243,3 @@ class TailBuffer {
     return all.toString('utf8', start);
   }
 }
-
-/** The stderr tail as shown in an error message: trimmed, prefixed `[stderr truncated]` when cut. */
-export function stderrExcerpt(exit: RipgrepExit): string {
-  const text = exit.stderr.trim();
-  return exit.stderrTruncated ? `[stderr truncated] …${text}` : text;
-}

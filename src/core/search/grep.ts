@@ -4,24 +4,28 @@ import { quoteValue } from '../errors';
 import { grepArgv } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';
 import { RgJsonReader, type RgData, type RgSubmatch } from '../ripgrep/jsonStream';
+import { countOf, saveCompleteResult } from '../spill';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import { includeSchema, pathSchema, patternSchema } from './arguments';
-import { countOf, saveCompleteResult } from '../spill';
-import { count, displayPath, layoutResult } from './page';
+import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGrep, type ExplainBudget } from './explain';
+import { includeFilter } from './include';
+import { count, displayPath, layoutEmpty, layoutResult, NO_MATCHES } from './page';
+import { resolveSearchCall } from './patterns';
 import { previewLine } from './preview';
-import { outputPrefixLength, resolveSearchTarget, runSearch, workdirNote } from './target';
+import { outputPrefixLength, runSearch, workdirNote } from './target';
+import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreadable';
 
 /** grep's arguments (seed 000): `pattern`, optional file-or-directory `path`, optional single `include` glob. */
 export const grepInputSchema = z.strictObject({
   pattern: patternSchema(
     'regex',
-    'Regular expression in ripgrep (Rust regex) syntax, matched against each line; case-sensitive unless it starts with (?i). Escape literal special characters: "interface\\s+User", "foo\\(", "\\[id\\]". No look-around or backreferences.',
+    'Regular expression in ripgrep (Rust regex) syntax, matched against each line on its own (it cannot span a line break); case-sensitive unless it starts with (?i). Escape literal special characters: "interface\\s+User", "foo\\(", "\\[id\\]". No look-around or backreferences.',
   ),
   path: pathSchema(
-    'File or directory to search: relative to the workspace folder, or absolute. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder. Hidden files, git-ignored files and binary files are skipped while walking a directory; name such a file or directory here to search it anyway.',
+    'File or directory to search: relative to the workspace folder, or absolute inside it. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder. Hidden files, git-ignored files and binary files are skipped while walking a directory; name such a file or directory here to search it (when nothing matches, the result names the path that reaches skipped matches). Version-control folders (.git and the like) are refused.',
   ),
   include: includeSchema(
-    'ONE glob limiting which files are searched, e.g. "*.ts", "*.{ts,tsx}" or "src/**/*.test.ts" (a glob with "/" is matched against the path relative to the workspace folder). No comma-separated lists and no "!" exclusions.',
+    'ONE glob limiting which files are searched, e.g. "*.ts", "*.{ts,tsx}" or "src/**/*.test.ts" (a glob with "/" is matched against the path relative to the workspace folder; a folder name such as "src" means every file under it). It only narrows: hidden and git-ignored files stay skipped, so give their folder as path instead. No comma-separated lists and no "!" exclusions.',
   ),
 });
 
@@ -50,55 +54,79 @@ export interface GrepValue {
   /** The search path as passed to rg, relative to `workdir`. */
   readonly root: string;
   readonly matches: GrepMatch[];
+  /** The glob `include` was read as, when it differs from `include` (an absolute path or a directory, see patterns.ts). */
+  readonly readAs?: string;
+  /** Paths rg could not read and left out (issue 12); absent when there were none. */
+  readonly unreadable?: UnreadablePath[];
 }
 
 /**
- * The `grep` tool: searches file contents with `rg --json` (argv in `argv.ts`) and lists the matched lines
+ * A `grep` tool: searches file contents with `rg --json` (argv in `argv.ts`) and lists the matched lines
  * grouped by file as `Line N: <preview>`, previews capped at `grepMaxLineBytes`. Files are sorted by path so
  * the result is the same on every run (rg searches in parallel). Over `grepMaxMatches` it shows the first
- * matches and saves the complete list through the host's spill writer.
+ * matches and saves the complete list through the host's spill writer. `include` never brings back a hidden
+ * or ignored file (see include.ts). An empty result explains itself within `explainBudget` (see explain.ts).
  */
-export const grepTool: ScoutTool<GrepArgs, GrepValue> = {
-  name: 'grep',
-  parse: (input) => parseArguments(grepInputSchema, input),
-  run: runGrep,
-};
+export function createGrepTool(explainBudget: ExplainBudget = DEFAULT_EXPLAIN_BUDGET): ScoutTool<GrepArgs, GrepValue> {
+  return {
+    name: 'grep',
+    parse: (input) => parseArguments(grepInputSchema, input),
+    run: (args, env) => runGrep(args, env, explainBudget),
+  };
+}
+
+/** The `grep` tool with the default explanation budget. */
+export const grepTool = createGrepTool();
 
 interface FileGroup {
   readonly path: string;
   readonly pathBase64: string | undefined;
   readonly matches: GrepMatch[];
+  /** False for a file `include` leaves out: its matches are read and dropped. */
+  readonly kept: boolean;
 }
 
-async function runGrep(args: GrepArgs, env: ToolEnv): Promise<ToolOutput<GrepValue>> {
+async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudget): Promise<ToolOutput<GrepValue>> {
   const config = env.config.search;
-  const target = await resolveSearchTarget(args.path, env, 'file-or-directory');
-  const groups = collectMatches(outputPrefixLength(target));
+  const { target, glob } = await resolveSearchCall(env, args.path, 'file-or-directory', args.include === undefined ? undefined : { name: 'include', value: args.include });
+  // rg searches a file given as its path whatever the globs say, so include applies to directories only.
+  const include = glob && target.kind === 'directory' ? includeFilter(glob.parsed) : undefined;
+  const groups = collectMatches(outputPrefixLength(target.relPath), include?.exact === false ? include.keeps : undefined);
   const reader = new RgJsonReader(groups.add);
-  const exit = await runSearch('grep', grepArgv(args.pattern, args.include, target.relPath), target, env, (chunk) => reader.push(chunk));
+  const exit = await runSearch('grep', grepArgv(args.pattern, target.relPath, include?.walk), target, env, (chunk) => reader.push(chunk));
   reader.end();
-  interpretExit(exit, {
-    regex: { name: 'pattern', value: args.pattern },
-    ...(args.include === undefined ? {} : { glob: { name: 'include', value: args.include } }),
-  });
+  const outcome = interpretExit(exit, { regex: { name: 'pattern', value: args.pattern }, ...(args.include === undefined ? {} : { glob: { name: 'include', value: args.include } }) });
+  if (outcome.warnings.length) env.log.warn(`grep: ripgrep said: ${outcome.warnings.join('\n')}`);
 
   const files = groups.sorted();
   const matches: GrepMatch[] = [];
   for (const file of files) for (const m of file.matches) matches.push(m);
-  const value: GrepValue = { workdir: target.workdir, root: target.relPath, matches };
-  if (matches.length === 0) return { text: 'No matches found', value, summary: { matches: 0, files: 0, truncated: false } };
-
+  const unreadable = unreadablePaths(outcome, target);
+  const value: GrepValue = {
+    workdir: target.workdir,
+    root: target.relPath,
+    matches,
+    ...(glob && glob.glob !== args.include ? { readAs: glob.glob } : {}),
+    ...(unreadable.length ? { unreadable } : {}),
+  };
+  const notes = [...(glob?.note ? [glob.note] : []), ...unreadableNotes(unreadable, outcome.problemsCut)];
+  const skipped = unreadable.length ? { skipped: unreadable.length } : {};
   const note = workdirNote(target, env);
+  if (matches.length === 0) {
+    const explained = await explainEmptyGrep({ pattern: args.pattern, target, ...(include ? { include: { value: args.include!, filter: include } } : {}) }, env, explainBudget);
+    return { text: layoutEmpty(NO_MATCHES, [...notes, ...explained], note), value, summary: { matches: 0, files: 0, ...skipped, truncated: false } };
+  }
+
   const cap = config.grepMaxMatches;
-  const summary = { matches: matches.length, files: files.length, truncated: matches.length > cap };
-  if (matches.length <= cap) return { text: layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), undefined, note), value, summary };
+  const summary = { matches: matches.length, files: files.length, ...skipped, truncated: matches.length > cap };
+  if (matches.length <= cap) return { text: layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), notes, undefined, note), value, summary };
 
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}${args.include ? ` include ${quoteValue(args.include)}` : ''}`;
   const size = `${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')}`;
-  const saved = await saveCompleteResult(env, { tool: 'grep', call, size }, () => layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), undefined, note));
+  const saved = await saveCompleteResult(env, { tool: 'grep', call, size }, () => layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), notes, undefined, note));
   const footer = `[${count(matches.length - cap, 'more match', 'more matches')} not shown: these are the first ${cap} of ${matches.length} matches in ${count(files.length, 'file')}. ${saved.sentence}]`;
   return {
-    text: layoutResult(formatGroups(files, cap, config.grepMaxLineBytes), footer, note),
+    text: layoutResult(formatGroups(files, cap, config.grepMaxLineBytes), notes, footer, note),
     value,
     summary,
     ...(saved.spill ? { spill: saved.spill } : {}),
@@ -108,9 +136,9 @@ async function runGrep(args: GrepArgs, env: ToolEnv): Promise<ToolOutput<GrepVal
 /**
  * Collects rg `match` messages into per-file groups. `strip` leading bytes are dropped from each path (see
  * `outputPrefixLength`). Files are keyed by their exact name bytes, so two non-UTF-8 names that decode to the
- * same lossy text stay apart.
+ * same lossy text stay apart. `keeps`, when given, decides once per file whether its matches are kept.
  */
-function collectMatches(strip: number) {
+function collectMatches(strip: number, keeps?: (path: string, rawBytes?: Buffer) => boolean) {
   const byKey = new Map<string, FileGroup>();
   let lastPath: RgData | undefined;
   let last: FileGroup | undefined;
@@ -123,10 +151,10 @@ function collectMatches(strip: number) {
     const bytes = Buffer.from(path.bytes, 'base64').subarray(strip);
     const pathBase64 = bytes.toString('base64');
     const key = `\0${pathBase64}`;
-    return byKey.get(key) ?? newGroup(key, bytes.toString('utf8'), pathBase64);
+    return byKey.get(key) ?? newGroup(key, bytes.toString('utf8'), pathBase64, bytes);
   };
-  const newGroup = (key: string, path: string, pathBase64?: string): FileGroup => {
-    const group = { path, pathBase64, matches: [] };
+  const newGroup = (key: string, path: string, pathBase64?: string, rawBytes?: Buffer): FileGroup => {
+    const group = { path, pathBase64, matches: [], kept: keeps === undefined || keeps(path, rawBytes) };
     byKey.set(key, group);
     return group;
   };
@@ -138,6 +166,7 @@ function collectMatches(strip: number) {
         lastPath = path;
         last = groupFor(path);
       }
+      if (!last.kept) return;
       const match: GrepMatch =
         last.pathBase64 === undefined && lineBase64 === undefined
           ? { path: last.path, lineNumber, line, submatches }
@@ -151,7 +180,7 @@ function collectMatches(strip: number) {
             };
       last.matches.push(match);
     },
-    sorted: (): FileGroup[] => [...byKey.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    sorted: (): FileGroup[] => [...byKey.values()].filter((g) => g.kept).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
   };
 }
 

@@ -1,24 +1,67 @@
 import { breaksLine, jsonQuote } from '../controlCharacters';
 
-/** Joins a result's parts: the body lines, then (after a blank line) the optional footer and the workdir note. */
-export function layoutResult(body: readonly string[], footer: string | undefined, workdirNote: string): string {
-  // One join makes one flat string; concatenating to a joined body would add a copy when it is flattened.
-  return body.concat(footer === undefined ? ['', workdirNote] : ['', footer, workdirNote]).join('\n');
+/**
+ * The layout of a glob or grep result, and the rule that keeps file names from passing for its structure.
+ *
+ * A result is the listed lines (paths; for grep, `Line N: …` rows under each path), then a blank line, the
+ * notes (`[…]`), the footer of an over-cap page (`[… not shown …]`) and the workdir note (`Paths are relative
+ * to …`). An empty result starts with `No files found` or `No matches found`; a complete result that was
+ * saved starts with `Scout <tool> …: …, complete result` (spill.ts); a failed call is `Error: …` then
+ * `(code: …)`.
+ */
+
+/** The first line of a glob result that lists no file (seed 000). */
+export const NO_FILES = 'No files found';
+/** The first line of a grep result that lists no match (seed 000). */
+export const NO_MATCHES = 'No matches found';
+
+/** The starts of the lines a listed name could be mistaken for (see {@link looksLikeStructure}). Case is ignored. */
+const STRUCTURE_START = /^(?:\[|"|line \d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:|\s)/i;
+
+/**
+ * True when `line` could pass for one of a result's own lines (issue 12): a note or footer (`[`), a quoted name
+ * (`"`), a grep row (`Line 9:`), the workdir note, an empty result, the heading of a saved result, an error,
+ * or anything with white space at either end (which looks like a blank line or another line). Case is ignored.
+ */
+export function looksLikeStructure(line: string): boolean {
+  return STRUCTURE_START.test(line) || /\s/.test(line.charAt(line.length - 1));
 }
 
 /**
- * A file path as a result's text lists it: as is, or, when it holds a line feed or another unsafe character
- * (see `controlCharacters.ts`), as a JSON string with those escaped. Text results list one path per line, so a
- * file name with a newline (which a hostile repository can contain) would otherwise add lines of its choosing,
- * such as a forged `Line N:` row or workdir note. Values keep the exact names.
+ * A file path as a result's text lists it: as is, or as a JSON string (`jsonQuote`) when it holds a line feed
+ * or another unsafe character (see `controlCharacters.ts`), or could pass for one of the result's own lines
+ * ({@link looksLikeStructure}). A file name is chosen by whoever made the repository: with a newline it adds
+ * lines of its choosing, and `[3 more files not shown: … saved at /home/u/.ssh/id_rsa …]` or `Line 9: …` on
+ * its own forges a footer or a match row. Values keep the exact names.
  */
 export function displayPath(path: string): string {
-  return breaksLine(path) ? jsonQuote(path) : path;
+  return needsQuoting(path) ? jsonQuote(path) : path;
 }
 
 /** {@link displayPath} of each path; `paths` itself (no copy) when none needs quoting, the usual case. */
 export function displayPaths(paths: readonly string[]): readonly string[] {
-  return paths.some(breaksLine) ? paths.map(displayPath) : paths;
+  return paths.some(needsQuoting) ? paths.map(displayPath) : paths;
+}
+
+function needsQuoting(path: string): boolean {
+  return breaksLine(path) || looksLikeStructure(path);
+}
+
+/**
+ * Joins a result's parts: the body lines, a blank line, then the notes, the optional footer and the workdir
+ * note, one per line.
+ */
+export function layoutResult(body: readonly string[], notes: readonly string[], footer: string | undefined, workdirNote: string): string {
+  // One join makes one flat string; concatenating to a joined body would add a copy when it is flattened.
+  return body.concat('', notes, footer === undefined ? [workdirNote] : [footer, workdirNote]).join('\n');
+}
+
+/**
+ * An empty result: exactly `headline` (seed 000) when there is nothing to add, else `headline`, a blank line,
+ * the notes and the workdir note (the notes may name paths).
+ */
+export function layoutEmpty(headline: string, notes: readonly string[], workdirNote: string): string {
+  return notes.length === 0 ? headline : [headline, '', ...notes, workdirNote].join('\n');
 }
 
 /** `n` followed by the singular or plural noun: `1 file`, `3 files`. */

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { ToolError } from '../errors';
+import { quoteValue, ToolError } from '../errors';
 
 /** One workspace folder as the host knows it: its display `name` and absolute filesystem `path`. */
 export interface WorkspaceFolderRef {
@@ -24,6 +24,26 @@ export interface ResolvedTarget {
 export interface ResolveOptions {
   /** `scout.search.allowPathsOutsideWorkspace`: accept a target that resolves outside every folder. */
   readonly allowOutside?: boolean;
+  /**
+   * Directory names a target may not be or lie inside, checked on the path as written (before the disk is
+   * touched, so the answer does not depend on what exists) and again after realpath (a symlink into one):
+   * `refuse(segment)` makes the error. Compared ignoring case on Windows and macOS.
+   */
+  readonly refuseInside?: { readonly names: readonly string[]; readonly refuse: (segment: string) => ToolError };
+}
+
+/** A workspace folder with both ways its location can be written. */
+export interface FolderSpellings {
+  readonly name: string;
+  /** The path as the host gave it, normalised (`path.resolve`). */
+  readonly given: string;
+  /** Its realpath (the given path when realpath fails). */
+  readonly real: string;
+}
+
+/** {@link FolderSpellings} of each folder, in order. */
+export function folderSpellings(folders: readonly WorkspaceFolderRef[]): Promise<FolderSpellings[]> {
+  return Promise.all(folders.map(async (f) => ({ name: f.name, given: path.resolve(f.path), real: await fs.realpath(f.path).catch(() => path.resolve(f.path)) })));
 }
 
 /** True when `child` (an absolute, normalised path) is `parent` or lies below it. */
@@ -31,6 +51,9 @@ export function isWithin(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
+
+/** Whether file names differ only by case on this platform's usual file systems (Windows, macOS). */
+const CASE_INSENSITIVE = process.platform === 'win32' || process.platform === 'darwin';
 
 /**
  * Resolves a model-supplied `path` against the open workspace folders.
@@ -41,7 +64,11 @@ export function isWithin(parent: string, child: string): boolean {
  * symlink counts as where it points, and must lie inside some folder (`PATH_OUTSIDE_WORKSPACE`) unless
  * `allowOutside`. A missing target fails `INVALID_ARGUMENT` naming the path.
  *
- * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE | INVALID_ARGUMENT
+ * Every path outside the folders gets the same answer, whether it exists or not (issue 12): a path that is
+ * outside as written is refused before the disk is touched, and a missing path whose nearest existing
+ * ancestor resolves outside (through a symlink) is refused like an existing one, never reported as missing.
+ *
+ * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE | INVALID_ARGUMENT, or `refuseInside.refuse`'s error
  */
 export async function resolveTarget(
   pathArg: string | undefined,
@@ -51,9 +78,7 @@ export async function resolveTarget(
   if (folders.length === 0) {
     throw new ToolError('NO_WORKSPACE', 'No workspace folder is open. Open a folder in VS Code, then call the tool again.');
   }
-  const realFolders = await Promise.all(
-    folders.map(async (f) => ({ name: f.name, real: await fs.realpath(f.path).catch(() => path.resolve(f.path)) })),
-  );
+  const realFolders = await folderSpellings(folders);
   let base = realFolders[0]!;
   let rest = pathArg ?? '.';
   if (pathArg !== undefined && !path.isAbsolute(pathArg) && realFolders.length > 1) {
@@ -65,20 +90,22 @@ export async function resolveTarget(
     }
   }
   const candidate = path.resolve(base.real, rest);
+  const writtenIn = realFolders.flatMap((f) => [f.real, f.given]).find((spelling) => isWithin(spelling, candidate));
+  if (writtenIn === undefined && !options.allowOutside) throw outsideWorkspace(pathArg);
+  // Outside the folders (allowed), every segment of the absolute path counts.
+  refuseSegments(writtenIn === undefined ? candidate : path.relative(writtenIn, candidate), options);
   let absPath: string;
   try {
     absPath = await fs.realpath(candidate);
   } catch {
+    if (!options.allowOutside && (await nearestAncestorIsOutside(candidate, realFolders))) throw outsideWorkspace(pathArg);
     throw missingPath(pathArg);
   }
   const owner = realFolders.find((f) => isWithin(f.real, absPath));
-  if (!owner && !options.allowOutside) {
-    throw new ToolError(
-      'PATH_OUTSIDE_WORKSPACE',
-      `path "${pathArg}" resolves outside the workspace folders (symlinks are followed). Search inside the workspace instead.`,
-    );
-  }
+  if (!owner && !options.allowOutside) throw outsideWorkspace(pathArg);
   const workdir = owner ? owner.real : base.real;
+  const relPath = path.relative(workdir, absPath).split(path.sep).join('/') || '.';
+  refuseSegments(owner ? relPath : absPath, options);
   // The target can vanish between realpath and stat (a concurrent rename): still the model's missing path.
   const stat = await fs.stat(absPath).catch(() => {
     throw missingPath(pathArg);
@@ -87,11 +114,37 @@ export async function resolveTarget(
     workdir,
     folderName: owner ? owner.name : base.name,
     absPath,
-    relPath: path.relative(workdir, absPath).split(path.sep).join('/') || '.',
+    relPath,
     kind: stat.isFile() ? 'file' : stat.isDirectory() ? 'directory' : 'other',
   };
 }
 
+/** Throws `refuseInside.refuse(segment)` for the first segment of `relPath` (either separator) it names. */
+function refuseSegments(relPath: string, options: ResolveOptions): void {
+  const rule = options.refuseInside;
+  if (!rule) return;
+  const fold = (s: string) => (CASE_INSENSITIVE ? s.toLowerCase() : s);
+  const names = new Set(rule.names.map(fold));
+  const segment = relPath.split(/[\\/]/).find((s) => names.has(fold(s)));
+  if (segment !== undefined) throw rule.refuse(segment);
+}
+
+/** True when the deepest existing ancestor of the missing `candidate` resolves outside every folder. */
+async function nearestAncestorIsOutside(candidate: string, realFolders: readonly FolderSpellings[]): Promise<boolean> {
+  for (let dir = path.dirname(candidate); ; dir = path.dirname(dir)) {
+    const real = await fs.realpath(dir).catch(() => undefined);
+    if (real !== undefined) return !realFolders.some((f) => isWithin(f.real, real));
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
+function outsideWorkspace(pathArg: string | undefined): ToolError {
+  return new ToolError(
+    'PATH_OUTSIDE_WORKSPACE',
+    `path ${quoteValue(pathArg ?? '.')} resolves outside the workspace folders (symlinks are followed). Search inside the workspace instead.`,
+  );
+}
+
 function missingPath(pathArg: string | undefined): ToolError {
-  return new ToolError('INVALID_ARGUMENT', `path "${pathArg}" does not exist in the workspace. Check the spelling, or omit path to search the whole workspace.`);
+  return new ToolError('INVALID_ARGUMENT', `path ${quoteValue(pathArg ?? '.')} does not exist in the workspace. Check the spelling, or omit path to search the whole workspace.`);
 }

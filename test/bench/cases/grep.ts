@@ -47,7 +47,7 @@ interface GrepCase {
 
 async function grepCase(ctx: CaseContext, c: GrepCase): Promise<CaseResult> {
   ctx.log(`${c.id}: ${runsText(ctx.runs, ctx.warmup)}…`);
-  const argv = grepArgv(c.pattern, undefined, '.');
+  const argv = grepArgv(c.pattern, '.');
   const request: CallRequest = { mode: 'call', subject: 'grep', input: { pattern: c.pattern }, root: ctx.root, ...(ctx.warmupPath ? { warmupPath: ctx.warmupPath } : {}) };
   const r = await sideBySide(ctx, request, argv, { scout: 'Scout `grep`, in-process call', rg: "rg, Scout's argv, stdout drained" });
   const summary = r.scout[0]?.summary;

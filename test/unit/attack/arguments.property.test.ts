@@ -5,8 +5,9 @@
  * web_fetch and web_search talk to loopback servers. Each run checks that:
  * - nothing but a ToolError is thrown, and the result or error is well formed;
  * - no getter or proxy trap of the input ran (values are snapshotted, never read live);
- * - every rg argument that came from the model is the value of `--regexp=`/`--glob=` or the one path after
- *   `--`, and everything else before `--` is one of Scout's fixed options;
+ * - every rg argument that came from the model, or was derived from it, is the value of `--regexp=`, `--glob=`
+ *   or `--type-add=` or the one path after `--`, and everything else before `--` is one of Scout's fixed
+ *   options, in every rg run of a call (an empty result adds counts);
  * - nothing outside the workspace folders is listed or read: the token planted outside never appears in
  *   any text, value, error, spill document or log line, every listed path lies in a folder, and a
  *   model-chosen URL never reaches a loopback server the user did not allow;
@@ -52,8 +53,10 @@ interface ToolStats {
   ms: number;
 }
 
-/** Scout's fixed rg options (argv.ts); any other option must carry a model value after `=`. */
-const FIXED_RG_OPTIONS = new Set(['--no-config', '--files', '--null', '--json', '--sort=modified', '--no-ignore', '--hidden', ...VCS_DIRECTORIES.map((d) => `--glob=!${d}`)]);
+/** Scout's fixed rg options (argv.ts); any other option must carry a value after `=` ({@link VALUE_OPTIONS}). */
+const FIXED_RG_OPTIONS = new Set(['--no-config', '--files', '--files-with-matches', '--null', '--json', '--sort=modified', '--no-ignore', '--hidden', '--type=scoutinclude', '--glob=!.*', ...VCS_DIRECTORIES.map((d) => `--glob=!${d}`)]);
+/** The options that carry a value taken from or derived from a model argument. */
+const VALUE_OPTIONS = ['--regexp=', '--glob=', '--type-add=scoutinclude:'];
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 
 describe('attack: hostile arguments, property-based (fast-check)', function () {
@@ -116,31 +119,30 @@ describe('attack: hostile arguments, property-based (fast-check)', function () {
 
   const roots = () => [world.root, world.second];
 
-  /** The rg call of one tool call: checks its argv (see the file comment) and returns it, or undefined when rg did not run. */
-  function checkRipgrepCall(modelValues: { regexp?: unknown; globs: unknown[] }): RecordedCall | undefined {
+  /**
+   * The rg calls of one tool call (the search, then the counts behind an explanation of an empty result):
+   * checks each argv (see the file comment) and returns the first, or undefined when rg did not run. The
+   * regex is passed as given; a glob is passed as Scout reads it (patterns.ts), and an include only as a
+   * file-name type and pruning globs derived from it (include.ts), so those are checked for their form.
+   */
+  function checkRipgrepCall(modelValues: { regexp?: unknown }): RecordedCall | undefined {
     const calls = rg.calls();
-    assert.ok(calls.length <= 1, `rg ran ${calls.length} times for one call`);
-    const call = calls[0];
-    if (!call) return undefined;
-    const { cwd, argv } = call;
-    assert.ok(roots().includes(cwd), `rg ran in ${cwd}, not in a workspace folder`);
-    assert.equal(argv[0], '--no-config');
-    const sep = argv.indexOf('--');
-    assert.ok(sep > 0, `no "--" in ${JSON.stringify(argv)}`);
-    assert.equal(argv.length, sep + 2, `expected exactly one path after "--": ${JSON.stringify(argv)}`);
-    const options = argv.slice(0, sep);
-    // spawn passes arguments as UTF-8, which turns a lone surrogate into U+FFFD.
-    const carried = [
-      ...(typeof modelValues.regexp === 'string' ? [`--regexp=${modelValues.regexp}`] : []),
-      ...modelValues.globs.filter((g): g is string => typeof g === 'string').map((g) => `--glob=${g}`),
-    ].map(wellFormed);
-    for (const value of carried) assert.ok(options.includes(value), `model value not passed as ${JSON.stringify(value.slice(0, 80))}`);
-    for (const option of options) {
-      assert.match(option, /^--[a-z][a-z-]*(=|$)/, `${JSON.stringify(option.slice(0, 80))} is not a long option`);
-      assert.ok(FIXED_RG_OPTIONS.has(option) || carried.includes(option), `${JSON.stringify(option.slice(0, 80))} is neither a fixed option nor a model value behind --regexp=/--glob=`);
+    for (const { cwd, argv } of calls) {
+      assert.ok(roots().includes(cwd), `rg ran in ${cwd}, not in a workspace folder`);
+      assert.equal(argv[0], '--no-config');
+      const sep = argv.indexOf('--');
+      assert.ok(sep > 0, `no "--" in ${JSON.stringify(argv)}`);
+      assert.equal(argv.length, sep + 2, `expected exactly one path after "--": ${JSON.stringify(argv)}`);
+      for (const option of argv.slice(0, sep)) {
+        assert.match(option, /^--[a-z][a-z-]*(=|$)/, `${JSON.stringify(option.slice(0, 80))} is not a long option`);
+        assert.ok(FIXED_RG_OPTIONS.has(option) || VALUE_OPTIONS.some((prefix) => option.startsWith(prefix)), `${JSON.stringify(option.slice(0, 80))} is neither a fixed option nor a value behind --regexp=/--glob=/--type-add=`);
+      }
+      const target = realpathSync(path.resolve(cwd, argv[sep + 1]!));
+      assert.ok(roots().some((r) => isWithin(r, target)), `rg searched ${target}, outside the workspace folders`);
     }
-    const target = realpathSync(path.resolve(cwd, argv[sep + 1]!));
-    assert.ok(roots().some((r) => isWithin(r, target)), `rg searched ${target}, outside the workspace folders`);
+    const call = calls[0];
+    // spawn passes arguments as UTF-8, which turns a lone surrogate into U+FFFD.
+    if (call && typeof modelValues.regexp === 'string') assert.ok(call.argv.includes(wellFormed(`--regexp=${modelValues.regexp}`)), 'the regex is not passed as --regexp=<pattern>');
     return call;
   }
 
@@ -163,8 +165,7 @@ describe('attack: hostile arguments, property-based (fast-check)', function () {
       const outcome = await callTool(globTool, candidate.input, env);
       assertWellFormed(outcome);
       assertNotLeaked(world.token, seen(outcome), 'glob');
-      const args = parsedOrUndefined(() => globTool.parse(candidate.input, env.config));
-      if (checkRipgrepCall({ globs: args ? [args.pattern] : [] })) stats.glob!.rgCalls++;
+      if (checkRipgrepCall({})) stats.glob!.rgCalls++;
       if ('output' in outcome) {
         const value = outcome.output.value as GlobValue;
         checkListedPaths(value.workdir, value.paths);
@@ -187,7 +188,7 @@ describe('attack: hostile arguments, property-based (fast-check)', function () {
       assertWellFormed(outcome);
       assertNotLeaked(world.token, seen(outcome), 'grep');
       const args = parsedOrUndefined(() => grepTool.parse(candidate.input, env.config));
-      if (checkRipgrepCall({ regexp: args?.pattern, globs: args?.include === undefined ? [] : [args.include] })) stats.grep!.rgCalls++;
+      if (checkRipgrepCall({ regexp: args?.pattern })) stats.grep!.rgCalls++;
       if ('output' in outcome) {
         const value = outcome.output.value as GrepValue;
         checkListedPaths(value.workdir, value.matches.map((m) => m.path));

@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { globArgv, grepArgv, VCS_DIRECTORIES } from '../../../src/core/ripgrep/argv';
+import { spawnSync } from 'node:child_process';
+import { globArgv, grepArgv, pruneToDirectory, VCS_DIRECTORIES } from '../../../src/core/ripgrep/argv';
+import { RG_PATH } from '../../helpers/searchEnv';
+import { makeTree, removeTree } from '../../helpers/tree';
 
 const VCS_EXCLUDES = ['--glob=!.git', '--glob=!.svn', '--glob=!.hg', '--glob=!.bzr', '--glob=!.jj', '--glob=!.sl'];
 
@@ -37,19 +40,74 @@ describe('ripgrep argv', () => {
   });
 
   describe('grepArgv', () => {
-    const table: [string, string, string | undefined, string, string[]][] = [
-      ['pattern only', 'TODO', undefined, '.', ['--no-config', '--json', '--regexp=TODO', '--', '.']],
-      ['with include', 'TODO', '*.{ts,tsx}', 'src', ['--no-config', '--json', '--regexp=TODO', '--glob=*.{ts,tsx}', '--', 'src']],
-      ['leading-dash pattern', '-1', undefined, '.', ['--no-config', '--json', '--regexp=-1', '--', '.']],
-      ['flag-like pattern and include', '--pre=x', '--files', '.', ['--no-config', '--json', '--regexp=--pre=x', '--glob=--files', '--', '.']],
-      ['leading-dash path', 'x', undefined, '-dir', ['--no-config', '--json', '--regexp=x', '--', '-dir']],
+    const table: [string, string, string, string[]][] = [
+      ['pattern only', 'TODO', '.', ['--no-config', '--json', '--regexp=TODO', '--', '.']],
+      ['leading-dash pattern', '-1', '.', ['--no-config', '--json', '--regexp=-1', '--', '.']],
+      ['flag-like pattern', '--pre=x', 'src', ['--no-config', '--json', '--regexp=--pre=x', '--', 'src']],
+      ['leading-dash path', 'x', '-dir', ['--no-config', '--json', '--regexp=x', '--', '-dir']],
     ];
-    for (const [name, pattern, include, searchPath, expected] of table) {
+    for (const [name, pattern, searchPath, expected] of table) {
       it(name, () => {
-        const argv = grepArgv(pattern, include, searchPath);
+        const argv = grepArgv(pattern, searchPath);
         assert.deepEqual(argv, expected);
-        assertNoModelFlag(argv, [pattern, searchPath, ...(include ? [include] : [])]);
+        assertNoModelFlag(argv, [pattern, searchPath]);
       });
     }
+
+    it('selects files by name with a type and keeps dot-files out, never with a whitelisting --glob', () => {
+      const argv = grepArgv('TODO', '.', { fileNameGlob: '*.{ts,tsx}', pruneGlobs: pruneToDirectory(['src']) });
+      assert.deepEqual(argv.slice(0, 5), ['--no-config', '--json', '--type-add=scoutinclude:*.{ts,tsx}', '--type=scoutinclude', '--glob=!.*']);
+      assert.deepEqual(argv.filter((a) => a.startsWith('--glob=') && !a.startsWith('--glob=!')), [], 'every --glob is an exclusion');
+      assertNoModelFlag(argv, ['TODO', '.']);
+    });
+
+    it('counts what the rules skip with --no-ignore --hidden, VCS metadata still excluded and no dot-file exclusion', () => {
+      assert.deepEqual(grepArgv('x', '.', { fileNameGlob: '*.ts' }, { output: 'files-with-matches', includeSkipped: true }), [
+        '--no-config', '--files-with-matches', '--null', '--no-ignore', '--hidden', ...VCS_EXCLUDES, '--type-add=scoutinclude:*.ts', '--type=scoutinclude', '--regexp=x', '--', '.',
+      ]);
+      assert.deepEqual(grepArgv('x', 'src', {}, { output: 'files' }), ['--no-config', '--files', '--null', '--', 'src']);
+    });
+  });
+
+  describe('pruneToDirectory', () => {
+    it('excludes every other name at each level by its first differing character, as shorter and as longer names', () => {
+      assert.deepEqual(pruneToDirectory(['src', 'lib']), [
+        '--glob=!/[!s]*', '--glob=!/s[!r]*', '--glob=!/s', '--glob=!/sr[!c]*', '--glob=!/sr', '--glob=!/src?*',
+        '--glob=!/src/[!l]*', '--glob=!/src/l[!i]*', '--glob=!/src/l', '--glob=!/src/li[!b]*', '--glob=!/src/li', '--glob=!/src/lib?*',
+      ]);
+    });
+
+    it('escapes glob syntax in names and prunes nothing for non-ASCII or very long paths', () => {
+      assert.deepEqual(pruneToDirectory(['[id]']), ['--glob=!/[![]*', '--glob=!/[[][!i]*', '--glob=!/[[]', '--glob=!/[[]i[!d]*', '--glob=!/[[]i', '--glob=!/[[]id[!]]*', '--glob=!/[[]id', '--glob=!/[[]id]?*']);
+      assert.deepEqual(pruneToDirectory(['café']), []);
+      assert.deepEqual(pruneToDirectory(['a'.repeat(201)]), []);
+      assert.deepEqual(pruneToDirectory([]), []);
+    });
+
+    it('makes rg walk only the wanted directory, whatever its siblings are called, and never brings back an ignored one', () => {
+      const siblings = ['s', 'sr', 'src', 'srcx', 'srd', 'xsrc', 'src.ts', '[id]', '[id]x', '[i', 'a b', 'a', 'ignored'];
+      const root = makeTree({
+        ...Object.fromEntries(siblings.map((name) => [`${name}/f`, 'x'])),
+        'top.txt': 'x',
+        'src/lib/deep.ts': 'x',
+        'src/lib2/g': 'x',
+        'a b/c d/e': 'x',
+        'ignored/inner/f': 'x',
+        '.ignore': 'ignored/\n',
+      });
+      try {
+        const list = (dirs: string[]) => {
+          const r = spawnSync(RG_PATH, ['--no-config', '--files', ...pruneToDirectory(dirs), '--', '.'], { cwd: root, encoding: 'utf8' });
+          return r.stdout.split('\n').filter(Boolean).map((p) => p.slice(2)).sort();
+        };
+        assert.deepEqual(list(['src']), ['src/f', 'src/lib/deep.ts', 'src/lib2/g']);
+        assert.deepEqual(list(['src', 'lib']), ['src/lib/deep.ts']);
+        assert.deepEqual(list(['[id]']), ['[id]/f']);
+        assert.deepEqual(list(['a b', 'c d']), ['a b/c d/e']);
+        assert.deepEqual(list(['ignored']), [], 'an ignored directory stays ignored');
+      } finally {
+        removeTree(root);
+      }
+    });
   });
 });

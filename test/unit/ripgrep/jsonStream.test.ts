@@ -149,6 +149,13 @@ describe('rg --json reader', () => {
     });
   }
 
+  it('describes a malformed line without quoting it (it may hold a file\'s text)', () => {
+    assert.throws(
+      () => read([Buffer.from('password=hunter2 from a file\n')]),
+      (e) => isToolError(e) && /a line of 28 bytes that is not one of rg's JSON messages/.test(e.message) && !/hunter2/.test(e.message),
+    );
+  });
+
   it('skips begin, end, context and summary messages without handing them on', () => {
     const text = [
       '{"type":"begin","data":{"path":{"text":"a"}}}',

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
+import { isToolError, ToolError, type ToolErrorCode } from '../../../src/core/errors';
 import { isWithin, resolveTarget, type ResolveOptions, type WorkspaceFolderRef } from '../../../src/core/workspace/folders';
 import { makeTree, removeTree } from '../../helpers/tree';
 
@@ -77,6 +77,51 @@ describe('resolveTarget', () => {
   it('fails INVALID_ARGUMENT for a missing path or a symlink loop', async () => {
     assert.equal(await errorCode('missing', folders), 'INVALID_ARGUMENT');
     assert.equal(await errorCode('loop1', folders), 'INVALID_ARGUMENT');
+  });
+
+  it('gives every outside path one answer, whether it exists or not (issue 12)', async () => {
+    const message = async (pathArg: string) => {
+      try {
+        await resolveTarget(pathArg, folders);
+      } catch (e) {
+        assert.ok(isToolError(e), String(e));
+        return [e.code, e.message.replace(JSON.stringify(pathArg), '<path>')];
+      }
+      assert.fail(`${pathArg} resolved`);
+    };
+    const existing = await message(path.join(outside, 'o.txt'));
+    assert.equal(existing[0], 'PATH_OUTSIDE_WORKSPACE');
+    for (const probe of [path.join(outside, 'no-such-file'), '/no/such/dir/x', '../no-such', 'to-outside/o.txt', 'to-outside/no-such', 'to-outside/deeper/no-such']) {
+      assert.deepEqual(await message(probe), existing, probe);
+    }
+  });
+
+  it('still reports a missing path inside the workspace as missing', async () => {
+    assert.equal(await errorCode('src/no-such.ts', folders), 'INVALID_ARGUMENT');
+    assert.equal(await errorCode('src/a.ts/below', folders), 'INVALID_ARGUMENT');
+  });
+
+  describe('refuseInside', () => {
+    const refuse: ResolveOptions = { refuseInside: { names: ['.git'], refuse: (segment) => new ToolError('INVALID_ARGUMENT', `inside ${segment}`) } };
+    let repo: string;
+    before(() => (repo = makeTree({ '.git/config': 'c', 'meta': { symlink: '.git' }, 'src/a.ts': 'a' })));
+    after(() => removeTree(repo));
+    const refusal = async (pathArg: string) =>
+      resolveTarget(pathArg, [{ name: 'repo', path: repo }], refuse).then(
+        () => 'resolved',
+        (e: Error) => e.message,
+      );
+
+    it('refuses a path that is or lies inside a named directory, as written, whether it exists or not', async () => {
+      for (const p of ['.git', '.git/config', '.git/no-such', 'src/../.git', `${repo}/.git/HEAD`]) assert.equal(await refusal(p), 'inside .git', p);
+    });
+
+    it('refuses a symlink into one, and accepts everything else', async () => {
+      assert.equal(await refusal('meta'), 'inside .git');
+      assert.equal(await refusal('meta/config'), 'inside .git');
+      assert.equal(await refusal('src/a.ts'), 'resolved');
+      assert.equal(await refusal('.'), 'resolved');
+    });
   });
 
   it('fails NO_WORKSPACE with no folder', async () => {

@@ -1,0 +1,203 @@
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { quoteValue, ToolError } from '../errors';
+import { GLOB_FIX } from '../ripgrep/exit';
+import { escapeGlobLiteral, GlobSyntaxError, parseRipgrepGlob, type RipgrepGlob } from '../ripgrep/globs';
+import { VCS_DIRECTORIES } from '../ripgrep/argv';
+import type { ToolEnv } from '../tool';
+import { folderSpellings, type FolderSpellings, type ResolvedTarget } from '../workspace/folders';
+import { insideVcsMetadata, resolveSearchTarget } from './target';
+
+/**
+ * How glob's `pattern` and grep's `include` are read, beyond rg's own glob syntax (issue 12). Models send
+ * what a person would type; each of these used to answer "No files found":
+ * - an absolute path inside a workspace folder (`/home/me/app/src/**\/*.ts`) is read relative to that folder
+ *   (and, with no `path`, searches that folder); one outside every folder is refused, naming the folders. A
+ *   leading `/` whose first segment exists in the folder keeps rg's meaning: anchored at the folder (`/src/*.ts`);
+ * - a value naming an existing directory (`src`, `src/`, `./src`, `src/lib`, `[id]`) lists the files under it:
+ *   it is read as `src/**`. Relative values are looked up under `path` first, then under the workspace folder;
+ * - a value naming an existing file whose name holds glob syntax (`app/[id]/page.tsx`) is read literally;
+ * - a leading `./` is dropped (rg matches paths without it);
+ * - a leading `#` is escaped (rg would take the glob for a comment and apply no filter).
+ * Whenever the value read differs from the value sent (other than the `#` escape), the result carries a note
+ * saying how it was read.
+ */
+
+/** glob's `pattern` or grep's `include`, as the model sent it. */
+export interface GlobArgument {
+  readonly name: 'pattern' | 'include';
+  readonly value: string;
+}
+
+/** A glob argument as Scout searches it. */
+export interface ReadGlob {
+  /** The glob passed to rg or matched by Scout. */
+  readonly glob: string;
+  readonly parsed: RipgrepGlob;
+  /** When `glob` differs from the model's value: one result note line saying how it was read. */
+  readonly note?: string;
+}
+
+/** A glob or grep call's search target and glob argument, resolved together. */
+export interface SearchCall {
+  readonly target: ResolvedTarget;
+  readonly glob?: ReadGlob;
+}
+
+/**
+ * Resolves `path` (see `resolveSearchTarget`) and reads the glob argument against it. An absolute glob inside a
+ * workspace folder picks that folder when `path` is omitted.
+ *
+ * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE (also for an absolute glob outside every folder) |
+ *   INVALID_ARGUMENT (a glob reaching into VCS metadata, or in another folder than `path`) |
+ *   SEARCH_INVALID_PATTERN (a glob rg would reject)
+ */
+export async function resolveSearchCall(
+  env: ToolEnv,
+  pathArg: string | undefined,
+  accepts: 'directory' | 'file-or-directory',
+  argument?: GlobArgument,
+): Promise<SearchCall> {
+  const absolute = argument !== undefined && argument.value.startsWith('/') ? absoluteGlob(argument.value, await folderSpellings(env.folders)) : undefined;
+  const inFolder = absolute?.kind === 'inFolder' ? absolute : undefined;
+  const target = await resolveSearchTarget(pathArg ?? inFolder?.folder.real, env, accepts);
+  if (!argument) return { target };
+  if (inFolder && inFolder.folder.real !== target.workdir) {
+    throw new ToolError(
+      'INVALID_ARGUMENT',
+      `${argument.name} ${quoteValue(argument.value)} is in workspace folder ${quoteValue(inFolder.folder.name)}, but path ${quoteValue(pathArg ?? '.')} is in workspace folder ${quoteValue(target.folderName)}. Give a path in ${quoteValue(inFolder.folder.name)} (or omit path), or a ${argument.name} relative to ${quoteValue(target.folderName)}.`,
+    );
+  }
+  let relative: Relative;
+  if (inFolder) relative = { text: inFolder.rest, anchored: true, absolute: true };
+  else if (absolute?.kind === 'rooted') {
+    if (!(await existsInFolder(target.workdir, absolute.firstSegment))) throw outsideFolders(argument, env, target);
+    relative = { text: argument.value.slice(1), anchored: true, absolute: false };
+  } else relative = { text: argument.value, anchored: false, absolute: false };
+  return { target, glob: await readGlob(argument, relative, target) };
+}
+
+/**
+ * A glob argument relative to the workdir: `anchored` when it came with a leading `/` (rg anchors such a glob
+ * at the workdir), `absolute` when that `/` began the folder's own path.
+ */
+interface Relative {
+  readonly text: string;
+  readonly anchored: boolean;
+  readonly absolute: boolean;
+}
+
+/** An absolute glob: inside a folder (`rest` relative to it), or rooted (`/x/…` with no folder prefix). */
+type AbsoluteGlob = { kind: 'inFolder'; folder: FolderSpellings; rest: string } | { kind: 'rooted'; firstSegment: string };
+
+function absoluteGlob(value: string, folders: readonly FolderSpellings[]): AbsoluteGlob {
+  const spellings = folders.flatMap((folder) => [folder.real, folder.given].map((prefix) => ({ folder, prefix })));
+  spellings.sort((a, b) => b.prefix.length - a.prefix.length);
+  for (const { folder, prefix } of spellings) {
+    if (value === prefix || value === `${prefix}/`) return { kind: 'inFolder', folder, rest: '' };
+    if (value.startsWith(`${prefix}/`)) return { kind: 'inFolder', folder, rest: value.slice(prefix.length + 1) };
+  }
+  return { kind: 'rooted', firstSegment: value.slice(1).split('/')[0]! };
+}
+
+/** True when the first segment of a rooted glob is a wildcard or an entry of the folder (rg's anchored glob). */
+async function existsInFolder(workdir: string, firstSegment: string): Promise<boolean> {
+  if (firstSegment === '.' || firstSegment === '..') return false;
+  if (/[*?[\]{}\\]/.test(firstSegment) || firstSegment === '') return true;
+  return fs.lstat(path.join(workdir, firstSegment)).then(
+    () => true,
+    () => false,
+  );
+}
+
+function outsideFolders(argument: GlobArgument, env: ToolEnv, target: ResolvedTarget): ToolError {
+  const several = env.folders.length > 1;
+  const where = several ? `the workspace folders (${env.folders.map((f) => f.path).join(', ')})` : `the workspace folder ${target.workdir}`;
+  const tool = argument.name === 'pattern' ? 'glob lists' : 'grep searches';
+  return new ToolError(
+    'PATH_OUTSIDE_WORKSPACE',
+    `${argument.name} ${quoteValue(argument.value)} is an absolute path outside ${where}, and ${tool} only files inside ${several ? 'them' : 'it'}. Give a ${argument.name} relative to the folder (such as "src/**/*.ts"), or an absolute path inside it.`,
+  );
+}
+
+/** Characters that make a value a glob rather than a plain path (a `[id]` or `{x}` directory still counts as a path). */
+const WILDCARDS = /[*?\\]/;
+
+async function readGlob(argument: GlobArgument, relative: Relative, target: ResolvedTarget): Promise<ReadGlob> {
+  let text = relative.text;
+  let dotSlash = false;
+  if (!relative.anchored) {
+    while (text.startsWith('./')) {
+      text = text.slice(2);
+      dotSlash = true;
+    }
+    if (text === '.') text = '';
+  }
+  // A value without wildcards that names an existing directory lists its files; one that names an existing
+  // file despite glob syntax in its name ("app/[id]/page.tsx") is read literally.
+  let directory: string | undefined;
+  let file: string | undefined;
+  if (!WILDCARDS.test(text)) {
+    const name = text.endsWith('/') ? text.slice(0, -1) : text;
+    const underPath = !relative.anchored && target.kind === 'directory' && target.relPath !== '.' ? [`${target.relPath}/${name}`.replace(/\/$/, '')] : [];
+    for (const candidate of [...underPath, name]) {
+      const kind = await entryKind(target.workdir, candidate);
+      if (kind === 'directory') directory = candidate;
+      else if (kind === 'file' && /[[\]{},]/.test(name) && !text.endsWith('/')) file = candidate;
+      if (directory !== undefined || file !== undefined) break;
+    }
+  }
+  let glob: string;
+  if (directory !== undefined) glob = directory === '' ? '**' : `${escapeGlobLiteral(directory)}/**`;
+  else if (file !== undefined) glob = file.includes('/') ? escapeGlobLiteral(file) : `/${escapeGlobLiteral(file)}`;
+  else if (!relative.anchored) glob = text.startsWith('#') ? `\\${text}` : text;
+  else if (!relative.absolute) glob = argument.value;
+  else glob = text.replace(/\/$/, '').includes('/') ? text : `/${text}`;
+
+  let parsed: RipgrepGlob;
+  try {
+    parsed = parseRipgrepGlob(glob);
+  } catch (e) {
+    if (!(e instanceof GlobSyntaxError)) throw e;
+    throw new ToolError('SEARCH_INVALID_PATTERN', `${argument.name} ${quoteValue(argument.value)} is not a valid glob: ${e.message}. ${GLOB_FIX}`);
+  }
+  const vcs = [...(directory?.split('/') ?? []), ...parsed.literalDirectories].find((segment) => (VCS_DIRECTORIES as readonly string[]).includes(segment));
+  if (vcs !== undefined) throw insideVcsMetadata(argument.name, argument.value, vcs);
+
+  const shown = glob.startsWith('\\#') ? glob.slice(1) : glob;
+  if (shown === argument.value) return { glob, parsed };
+  const subject = `${argument.name} ${quoteValue(argument.value)}`;
+  let note: string;
+  if (file !== undefined) {
+    note = `[${subject} names a file, so it was read literally as ${quoteValue(glob)} (in a glob, [ ] { } and , have a meaning).]`;
+  } else if (directory !== undefined) {
+    const names = directory === '' ? (relative.absolute ? 'is the workspace folder' : 'names the folder searched') : relative.absolute ? 'is the absolute path of a directory in the workspace folder' : 'names a directory';
+    note = `[${subject} ${names}, so it was read as ${quoteValue(glob)}: every file under it.]`;
+  } else if (relative.absolute) {
+    note = `[${subject} is an absolute path in the workspace folder, so it was read relative to that folder as ${quoteValue(glob)}.]`;
+  } else if (dotSlash) {
+    note = `[${subject} was read as ${quoteValue(glob)}: paths are matched without a leading "./".]`;
+  } else {
+    note = `[${subject} was read as ${quoteValue(glob)}.]`;
+  }
+  return { glob, parsed, note };
+}
+
+/**
+ * What `rel` (workdir-relative, `/`-separated; empty for the workdir) is when reached without a symlink, as
+ * rg's walk reaches it (rg does not follow symlinks): a directory, a file, or neither. Never looks outside the
+ * workdir.
+ */
+async function entryKind(workdir: string, rel: string): Promise<'directory' | 'file' | undefined> {
+  if (rel === '') return 'directory';
+  const segments = rel.split('/');
+  if (segments.some((s) => s === '' || s === '.' || s === '..')) return undefined;
+  let at = workdir;
+  for (const [i, segment] of segments.entries()) {
+    at = path.join(at, segment);
+    const stat = await fs.lstat(at).catch(() => undefined);
+    if (stat?.isDirectory()) continue;
+    return stat?.isFile() && i === segments.length - 1 ? 'file' : undefined;
+  }
+  return 'directory';
+}
