@@ -66,7 +66,7 @@ describe('web_search providers (loopback servers speaking each API)', function (
           ['Backpressuring in Streams', 'https://nodejs.org/en/learn/modules/backpressuring-in-streams', 'There is a general problem…', ''],
         ],
       );
-      assert.match(out.text, /^Sources:\n- \[Stream \| Node\.js v22 Documentation\]\(https:\/\/nodejs\.org\/api\/stream\.html\) — A stream is an abstract interface &amp; more \(2024-03-05\)\n/);
+      assert.match(out.text, /^Sources:\n- \[Stream \| Node\.js v22 Documentation\]\(https:\/\/nodejs\.org\/api\/stream\.html\) — A stream is an abstract interface \\&amp; more \(2024-03-05\)\n/);
     });
 
     it('gives no sources for "web": null or a missing web section', async () => {
@@ -106,7 +106,7 @@ describe('web_search providers (loopback servers speaking each API)', function (
       assert.match(String(request.headers['content-type']), /^application\/json/);
       assert.deepEqual(JSON.parse(request.body), { query: 'who is leo messi', search_depth: 'basic', topic: 'general', max_results: 8, include_answer: true, country: 'united states' });
       assert.deepEqual(out.value.answers, [{ query: 'who is leo messi', text: 'Lionel Messi is an Argentine footballer & captain.' }]);
-      assert.ok(out.text.startsWith('## Answer to "who is leo messi"\n\nLionel Messi is an Argentine footballer & captain.\n\nSources:\n- [Leo Messi - Wikipedia](https://en.wikipedia.org/wiki/Lionel_Messi) — Lionel Andrés Messi is an Argentine footballer.\n'), out.text);
+      assert.ok(out.text.startsWith('## Answer to "who is leo messi"\n\nLionel Messi is an Argentine footballer \\& captain.\n\nSources:\n- [Leo Messi - Wikipedia](https://en.wikipedia.org/wiki/Lionel_Messi) — Lionel Andrés Messi is an Argentine footballer.\n'), out.text);
     });
 
     it('labels each answer with its query when several queries run', async () => {
@@ -310,7 +310,7 @@ describe('web_search providers (loopback servers speaking each API)', function (
 
     it('refuses an HTML page where JSON was expected', async () => {
       server.handle = (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body><form action="/login">Sign in to the proxy</form></body></html>');
-      await assert.rejects(run('tavily', { queries: ['q'] }), { code: 'WEB_PROVIDER_ERROR', message: /^Tavily answered with an HTML page where its JSON API answer was expected \(HTTP 200, Content-Type text\/html\)\. If you set a "tavily" entry in scout\.webSearch\.baseUrls/ });
+      await assert.rejects(run('tavily', { queries: ['q'] }), { code: 'WEB_PROVIDER_ERROR', message: /^Tavily answered with an HTML page where its JSON API answer was expected \(HTTP 200, Content-Type "text\/html"\)\. If you set a "tavily" entry in scout\.webSearch\.baseUrls/ });
       server.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not json</html>');
       await assert.rejects(run('exa', { queries: ['q'] }), { code: 'WEB_PROVIDER_ERROR', message: /HTML page/ });
       server.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"results": [');
