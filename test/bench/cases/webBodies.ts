@@ -23,9 +23,11 @@ const REPO = path.resolve(__dirname, '..', '..', '..');
  * - `coding-stack-5`: the same text under five stacked codings (gzip, br, deflate, br, gzip), the most
  *   Scout undoes.
  *
- * Per sample: wall time of the call, the longest event-loop stall on the calling thread
- * (`monitorEventLoopDelay`, 1 ms resolution), and the process's peak RSS (`process.resourceUsage().maxRSS`).
- * Targets: peak RSS < 400 MiB and stall < 50 ms for every body.
+ * Per sample: wall time of the call; the longest event-loop stall on the calling thread
+ * (`monitorEventLoopDelay`, 1 ms resolution), which on a busy machine also holds the time the process waited
+ * for a core; the longest busy turn, the process CPU time (`process.cpuUsage`) between two ticks of a 1 ms
+ * interval timer, capped at the wall time between them, which load does not inflate; and the process's peak
+ * RSS (`process.resourceUsage().maxRSS`). Targets: peak RSS < 400 MiB and busy turn < 50 ms for every body.
  */
 const SCENARIOS = ['tiny-chunks', 'tiny-chunks-gzip', 'coding-chain', 'coding-stack-5'] as const;
 type Scenario = (typeof SCENARIOS)[number];
@@ -37,6 +39,7 @@ const TARGET_STALL_MS = 50;
 interface Sample {
   readonly ms: number;
   readonly stallMs: number;
+  readonly busyTurnMs: number;
   readonly peakRssMiB: number;
   /** RSS before the call: the Node runtime, tsx and Scout's modules. */
   readonly baseRssMiB: number;
@@ -81,7 +84,8 @@ function responses(): Record<Scenario, Buffer> {
   return {
     'tiny-chunks': Buffer.concat([head({ 'transfer-encoding': 'chunked' }), oneByteChunks(Buffer.alloc(DEFAULT_MAX_BODY_BYTES, 0x61))]),
     'tiny-chunks-gzip': Buffer.concat([head({ 'transfer-encoding': 'chunked', 'content-encoding': 'gzip' }), oneByteChunks(gzipped)]),
-    'coding-chain': Buffer.concat([head({ 'content-length': String(small.length), 'content-encoding': Array(5000).fill('br').join(', ') }), small]),
+    // Without spaces: 15 KB, the longest list Node's 16 KiB header limit lets through.
+    'coding-chain': Buffer.concat([head({ 'content-length': String(small.length), 'content-encoding': Array(5000).fill('br').join(',') }), small]),
     'coding-stack-5': Buffer.concat([head({ 'content-length': String(stacked.length), 'content-encoding': 'gzip, br, deflate, br, gzip' }), stacked]),
   };
 }
@@ -91,6 +95,16 @@ async function measure(url: string): Promise<Sample> {
   const baseRss = process.memoryUsage().rss;
   const delay = monitorEventLoopDelay({ resolution: 1 });
   delay.enable();
+  let busyTurnMs = 0;
+  let lastWall = performance.now();
+  let lastCpu = process.cpuUsage();
+  const ticks = setInterval(() => {
+    const wall = performance.now();
+    const cpu = process.cpuUsage(lastCpu);
+    busyTurnMs = Math.max(busyTurnMs, Math.min(wall - lastWall, (cpu.user + cpu.system) / 1000));
+    lastWall = wall;
+    lastCpu = process.cpuUsage();
+  }, 1);
   const start = performance.now();
   let outcome: string;
   let ownsBuffer = false;
@@ -102,8 +116,9 @@ async function measure(url: string): Promise<Sample> {
     outcome = isToolError(e) ? e.code : String(e);
   }
   const ms = performance.now() - start;
+  clearInterval(ticks);
   delay.disable();
-  return { ms, stallMs: delay.max / 1e6, peakRssMiB: (process.resourceUsage().maxRSS * 1024) / MiB, baseRssMiB: baseRss / MiB, outcome, ownsBuffer };
+  return { ms, stallMs: delay.max / 1e6, busyTurnMs, peakRssMiB: (process.resourceUsage().maxRSS * 1024) / MiB, baseRssMiB: baseRss / MiB, outcome, ownsBuffer };
 }
 
 function sampleInChild(url: string): Promise<Sample> {
@@ -144,11 +159,16 @@ export async function webBodiesCase(ctx: CaseContext): Promise<CaseResult> {
       for (let r = 0; r < ctx.runs; r++) samples.push(await sampleInChild(`http://127.0.0.1:${port}/${scenario}`));
       const rss = stats(samples.map((s) => s.peakRssMiB));
       const stall = stats(samples.map((s) => s.stallMs));
-      sides.push({ label: `${scenario}: httpRequest (stall ms median ${stall.median}, max ${stall.max}; runtime before the call ${round(samples[0]!.baseRssMiB)} MiB)`, wallMs: stats(samples.map((s) => s.ms)), peakRssMiB: rss });
+      const busy = stats(samples.map((s) => s.busyTurnMs));
+      sides.push({
+        label: `${scenario}: httpRequest (longest busy turn ms median ${busy.median}, max ${busy.max}; event-loop stall median ${stall.median}, max ${stall.max}; runtime before the call ${round(samples[0]!.baseRssMiB)} MiB)`,
+        wallMs: stats(samples.map((s) => s.ms)),
+        peakRssMiB: rss,
+      });
       facts.push(`${scenario}: ${[...new Set(samples.map((s) => s.outcome))].join(' / ')}${samples.some((s) => s.outcome.startsWith('cut') && !s.ownsBuffer) ? ' (a body did NOT own its ArrayBuffer)' : ''}`);
       checks.push(
         { what: `${scenario}: peak RSS, worst sample`, measured: rss.max, limit: TARGET_RSS_MIB, unit: 'MiB', strict: true, met: rss.max < TARGET_RSS_MIB },
-        { what: `${scenario}: longest event-loop stall, worst sample`, measured: stall.max, limit: TARGET_STALL_MS, unit: 'ms', strict: true, met: stall.max < TARGET_STALL_MS },
+        { what: `${scenario}: longest busy turn, worst sample`, measured: busy.max, limit: TARGET_STALL_MS, unit: 'ms', strict: true, met: busy.max < TARGET_STALL_MS },
       );
     }
   } finally {

@@ -132,10 +132,10 @@ const ROUTES: Record<string, (res: ServerResponse, method: string) => void> = {
 };
 
 describe('web/http client', function () {
-  this.timeout(20_000);
+  this.timeout(60_000);
   let server: LoopbackServer;
   const allow = new AddressGuard(['127.0.0.1']);
-  const get = (path: string, extra: Partial<HttpRequestOptions> = {}) => httpRequest({ url: server.url(path), timeoutMs: 5000, guard: allow, ...extra });
+  const get = (path: string, extra: Partial<HttpRequestOptions> = {}) => httpRequest({ url: server.url(path), timeoutMs: 30_000, guard: allow, ...extra });
 
   before(async () => {
     server = await startLoopbackServer((req, res) => {
@@ -206,7 +206,7 @@ describe('web/http client', function () {
     });
 
     it('sends JSON with headers, and always asks for compressed bodies', async () => {
-      const res = await httpRequest({ url: server.url('/echo'), method: 'POST', json: { q: 'scout' }, headers: { 'X-Subscription-Token': 't' }, timeoutMs: 5000, guard: allow });
+      const res = await httpRequest({ url: server.url('/echo'), method: 'POST', json: { q: 'scout' }, headers: { 'X-Subscription-Token': 't' }, timeoutMs: 30_000, guard: allow });
       const echo = JSON.parse(res.body.toString()) as { headers: Record<string, string>; body: string };
       assert.equal(echo.body, '{"q":"scout"}');
       assert.equal(echo.headers['content-type'], 'application/json');
@@ -339,7 +339,7 @@ describe('web/http client', function () {
     });
 
     it('continues a 303 after POST as a GET without the body', async () => {
-      const res = await httpRequest({ url: server.url('/form'), method: 'POST', body: 'a=1', timeoutMs: 5000, guard: allow });
+      const res = await httpRequest({ url: server.url('/form'), method: 'POST', body: 'a=1', timeoutMs: 30_000, guard: allow });
       assert.equal(res.body.toString(), 'GET');
     });
 
@@ -347,7 +347,7 @@ describe('web/http client', function () {
       const other = await startLoopbackServer((_req, res) => res.end('other'));
       const hop = await startLoopbackServer((_req, res) => res.writeHead(307, { location: other.url('/x') }).end());
       try {
-        const res = await httpRequest({ url: hop.url('/'), headers: { authorization: 'Bearer secret', 'x-keep': '1' }, timeoutMs: 5000, guard: allow, followRedirect: () => true });
+        const res = await httpRequest({ url: hop.url('/'), headers: { authorization: 'Bearer secret', 'x-keep': '1' }, timeoutMs: 30_000, guard: allow, followRedirect: () => true });
         assert.equal(res.body.toString(), 'other');
         assert.equal(other.requests[0]!.headers.authorization, undefined);
         assert.equal(other.requests[0]!.headers['x-keep'], '1');
@@ -370,12 +370,12 @@ describe('web/http client', function () {
   describe('private-network guard', () => {
     it('refuses 127.0.0.1 without the allow-list and never connects', async () => {
       const before = server.connections;
-      await assert.rejects(httpRequest({ url: server.url('/text'), timeoutMs: 5000, guard: new AddressGuard() }), { code: 'WEB_BLOCKED_ADDRESS' });
+      await assert.rejects(httpRequest({ url: server.url('/text'), timeoutMs: 30_000, guard: new AddressGuard() }), { code: 'WEB_BLOCKED_ADDRESS' });
       assert.equal(server.connections, before);
     });
 
     it('lets a user-chosen URL through with guard: false', async () => {
-      const res = await httpRequest({ url: server.url('/text'), timeoutMs: 5000, guard: false });
+      const res = await httpRequest({ url: server.url('/text'), timeoutMs: 30_000, guard: false });
       assert.equal(res.status, 200);
     });
   });
@@ -450,7 +450,7 @@ describe('web/http client', function () {
       const gone = await startLoopbackServer(() => undefined);
       const url = gone.url('/');
       await gone.close();
-      await assert.rejects(httpRequest({ url, timeoutMs: 5000, guard: allow }), { code: 'WEB_NETWORK', message: /refused the connection/ });
+      await assert.rejects(httpRequest({ url, timeoutMs: 30_000, guard: allow }), { code: 'WEB_NETWORK', message: /refused the connection/ });
     });
   });
 });
