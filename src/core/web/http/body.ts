@@ -40,11 +40,13 @@ const INITIAL_CAPACITY = 16 * 1024;
 const WIRE_BATCH_BYTES = 64 * 1024;
 /**
  * Body chunks handled in one event-loop turn before the response is paused until the next turn. A real
- * server's chunks are kilobytes, so this never triggers for them; one-byte chunks cost about a microsecond
- * each, and one turn can bring megabytes (libuv reads up to 32 × 64 KiB per poll), so without it one turn
- * could hold the thread for hundreds of ms.
+ * server's chunks are kilobytes, so 1,024 of them pass the 5 MiB cap and this never triggers; one-byte
+ * chunks cost one to a few microseconds each in Node's parser and stream, and one turn can bring megabytes
+ * (libuv reads up to 32 × 64 KiB per poll), so without it one turn held the thread for hundreds of ms. While
+ * paused, the rest of the socket read already taken (up to 10,922 one-byte chunks) and up to the stream's
+ * high-water mark more are buffered; then the socket is not read until the buffer drains.
  */
-const CHUNKS_PER_TURN = 4096;
+const CHUNKS_PER_TURN = 1024;
 
 /**
  * Streams `res` through the decoders its `Content-Encoding` names (gzip / x-gzip, deflate with or without
