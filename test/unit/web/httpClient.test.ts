@@ -5,7 +5,7 @@ import * as net from 'node:net';
 import type { Duplex } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { AddressGuard } from '../../../src/core/web/http/addressGuard';
-import { contentCodings, GrowingBuffer, MAX_CONTENT_CODINGS, readBody, type ReadBody } from '../../../src/core/web/http/body';
+import { CHUNKS_PER_TURN, contentCodings, GrowingBuffer, MAX_CONTENT_CODINGS, readBody, type ReadBody } from '../../../src/core/web/http/body';
 import { DEFAULT_MAX_BODY_BYTES, followSameOrigin, httpRequest, parseRetryAfter, type HttpRequestOptions } from '../../../src/core/web/http/client';
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopbackServer';
 
@@ -265,6 +265,36 @@ describe('web/http client', function () {
       }
       // Buffers of a few KB from Buffer.from/concat come from Node's shared 8 KiB pool; the body never does.
       assert.ok(!ownsItsBuffer(Buffer.from('pooled')), 'the check itself must tell a pooled buffer apart');
+    });
+
+    it(`takes at most ${CHUNKS_PER_TURN.toLocaleString('en-US')} chunks in one event-loop turn, then lets the next turn run`, async () => {
+      const data = Buffer.alloc(60_000, 0x61);
+      const raw = await startRawServer(Buffer.concat([rawHead({ 'transfer-encoding': 'chunked' }), oneByteChunks(data)]));
+      try {
+        // Chunks handed over between two checks of a setImmediate loop. The budget's own immediate may run
+        // before or after this one in the same check phase, so a window can hold two turns' worth. Without the
+        // budget one 64 KiB socket read alone hands over 10,922 chunks in one go.
+        let inWindow = 0;
+        let most = 0;
+        let reading = true;
+        const tick = (): void => {
+          most = Math.max(most, inWindow);
+          inWindow = 0;
+          if (reading) setImmediate(tick);
+        };
+        const read = await new Promise<ReadBody>((resolve, reject) => {
+          http.get(raw.url, (res) => {
+            readBody(res, DEFAULT_MAX_BODY_BYTES, new AbortController().signal, null).then(resolve, reject);
+            res.on('data', () => inWindow++);
+            setImmediate(tick);
+          }).on('error', reject);
+        });
+        reading = false;
+        assert.ok(read.body.equals(data));
+        assert.ok(most > 0 && most <= 2 * CHUNKS_PER_TURN, `${most} chunks in one turn`);
+      } finally {
+        await raw.close();
+      }
     });
 
     it('GrowingBuffer copies what it keeps, stops at its cap and hands over an exact buffer', () => {

@@ -46,7 +46,7 @@ const WIRE_BATCH_BYTES = 64 * 1024;
  * paused, the rest of the socket read already taken (up to 10,922 one-byte chunks) and up to the stream's
  * high-water mark more are buffered; then the socket is not read until the buffer drains.
  */
-const CHUNKS_PER_TURN = 1024;
+export const CHUNKS_PER_TURN = 1024;
 
 /**
  * Streams `res` through the decoders its `Content-Encoding` names (gzip / x-gzip, deflate with or without
