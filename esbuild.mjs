@@ -5,6 +5,8 @@
 // dist/convertWorker.js  web_fetch's decode-and-convert worker: the only bundle holding linkedom, turndown,
 //                    readability and iconv-lite (the extension host loads it in a worker_threads Worker)
 // dist/workspaceSearchWorker.js  workspace_search's scan (synchronous file reads off the calling thread)
+// dist/mcp.js        the MCP server (`node dist/cli.js mcp`): the only bundle holding the MCP SDK, loaded by
+//                    cli.js for that command alone
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 
@@ -39,9 +41,22 @@ const withoutDomino = {
   },
 };
 
+/**
+ * cli.js loads the MCP server with `require('../mcp/main')` for the `mcp` command only; this keeps that
+ * module (and the MCP SDK) out of cli.js and points the require at the sibling bundle dist/mcp.js.
+ * @type {import('esbuild').Plugin}
+ */
+const mcpInItsOwnBundle = {
+  name: 'mcp-in-its-own-bundle',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/mcp\/main$/ }, () => ({ path: './mcp.js', external: true }));
+  },
+};
+
 const builds = [
   { ...common, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir },
-  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir, banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir, banner: { js: '#!/usr/bin/env node' }, plugins: [mcpInItsOwnBundle] },
+  { ...common, entryPoints: { mcp: 'src/mcp/main.ts' }, outdir },
   { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [withoutDomino] },
   { ...common, entryPoints: { workspaceSearchWorker: 'src/core/workspaceSearch/worker.ts' }, outdir },
 ];

@@ -10,6 +10,8 @@ export class UsageError extends Error {
 export interface CliSettings {
   /** The workspace folder (default: the current directory). */
   cwd: string;
+  /** `--cwd` was given: the MCP server then serves that folder and ignores the client's roots. */
+  cwdGiven: boolean;
   /** Print the canonical value as JSON instead of the model text. */
   json: boolean;
   /** `--rg`: the rg binary to run instead of the packaged one or PATH's (must be an executable file). */
@@ -117,7 +119,15 @@ const WEB_SEARCH_PROVIDERS = Object.keys(PROVIDERS) as WebSearchConfig['provider
 
 /** Every option the CLI accepts. Tools append their own flags here (see {@link CliFlag}). */
 export const CLI_FLAGS: CliFlag[] = [
-  { name: '--cwd', value: 'DIR', help: 'workspace folder to run in (default: the current directory)', apply: (s, v) => (s.cwd = v!) },
+  {
+    name: '--cwd',
+    value: 'DIR',
+    help: "workspace folder to run in (default: the current directory; for mcp, the client's roots first)",
+    apply: (s, v) => {
+      s.cwd = v!;
+      s.cwdGiven = true;
+    },
+  },
   { name: '--json', help: 'print the canonical result value as JSON instead of the model text', apply: (s) => (s.json = true) },
   { name: '--rg', value: 'PATH', help: 'ripgrep binary to run, an executable file (default: the packaged @vscode/ripgrep-universal, then rg on PATH)', apply: (s, v) => (s.rgPath = v!) },
   {
@@ -162,7 +172,10 @@ export const CLI_FLAGS: CliFlag[] = [
   configFlag('--allow-private-host', 'webFetch.allowedPrivateHosts', 'HOST', 'let web_fetch reach this host, address or CIDR range although it is private (loopback, LAN)'),
 ];
 
-/** The parsed command line: the tool name and its JSON argument text, plus the settings. */
+/** The command that serves the tools over MCP instead of running one (`node dist/cli.js mcp`). */
+export const MCP_COMMAND = 'mcp';
+
+/** The parsed command line: the tool name (or {@link MCP_COMMAND}) and its JSON argument text, plus the settings. */
 export interface CommandLine {
   readonly tool: string;
   readonly argumentsJson: string | undefined;
@@ -178,7 +191,7 @@ export interface CommandLine {
  * @throws UsageError
  */
 export function parseCommandLine(argv: readonly string[], cwd: string, flags: readonly CliFlag[] = CLI_FLAGS): CommandLine {
-  const settings: CliSettings = { cwd, json: false, verbose: false, config: defaultConfig() };
+  const settings: CliSettings = { cwd, cwdGiven: false, json: false, verbose: false, config: defaultConfig() };
   const positional: string[] = [];
   const seen = new Set<string>();
   let help = false;
@@ -221,8 +234,10 @@ export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_
   const width = Math.max(...rows.map(([left]) => left.length));
   return [
     "Usage: node dist/cli.js <tool> ['<json arguments>'] [options]",
+    `       node dist/cli.js ${MCP_COMMAND} [options]`,
     '',
     'Runs one Scout tool on a folder and prints exactly what a language model would see.',
+    `With ${MCP_COMMAND}, serves every tool to Model Context Protocol clients over stdio until stdin closes.`,
     '',
     `Tools: ${tools.join(', ')}`,
     '',

@@ -1,16 +1,16 @@
-import { lstatSync, readdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, webSearchSecretName } from '../core/config';
 import { formatToolError, isToolError, ToolError } from '../core/errors';
-import { isExecutableFile, locateRipgrep, packagedRipgrepRoot } from '../core/ripgrep/locate';
+import { isExecutableFile } from '../core/ripgrep/locate';
 import { findTool, TOOLS } from '../core/registry';
-import type { Logger, SpillWriter, ToolEnv } from '../core/tool';
-import { parseCommandLine, usage, UsageError, type CliSettings } from './flags';
+import type { ToolEnv } from '../core/tool';
+import { environmentSecret, folderAt, ripgrepLocator, stderrLogger, tempFileSpill } from './env';
+import { MCP_COMMAND, parseCommandLine, usage, UsageError, type CliSettings } from './flags';
 
 /**
- * `node dist/cli.js <tool> ['<json args>'] [--cwd DIR] [--json] [--rg PATH] [--config KEY=VALUE] …`
+ * `node dist/cli.js <tool> ['<json args>'] [--cwd DIR] [--json] [--rg PATH] [--config KEY=VALUE] …`, or
+ * `node dist/cli.js mcp [options]` to serve every tool to MCP clients over stdio until stdin closes
+ * (`serveMcp`, loaded from its own bundle dist/mcp.js only for that command).
  *
  * Runs one tool of the registry on a folder (the workspace) and prints the model text, or with `--json` the
  * canonical value. Exit status: 0 success, 1 tool error (its `Error: …` text is printed to stdout, as the
@@ -27,7 +27,12 @@ async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${usage(tools)}\n`);
       return 0;
     }
-    if (!findTool(line.tool)) throw new UsageError(`unknown tool "${line.tool}".`);
+    if (line.tool === MCP_COMMAND) {
+      if (line.argumentsJson !== undefined) throw new UsageError(`${MCP_COMMAND} takes no JSON arguments: each client call brings its own.`);
+      if (line.settings.json) throw new UsageError(`--json does not apply to ${MCP_COMMAND}: a client receives the model text of every call.`);
+    } else if (!findTool(line.tool)) {
+      throw new UsageError(`unknown tool "${line.tool}".`);
+    }
     checkDirectory(line.settings.cwd);
     if (line.settings.rgPath !== undefined && !isExecutableFile(path.resolve(line.settings.rgPath))) {
       throw new UsageError(`--rg ${line.settings.rgPath} is not an executable file.`);
@@ -38,6 +43,13 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const { settings } = line;
+  if (line.tool === MCP_COMMAND) {
+    // Loaded only here: esbuild maps this require to the separate bundle ./mcp.js (esbuild.mjs), so a
+    // one-shot tool run never loads the MCP SDK.
+    const { serveMcp } = require('../mcp/main') as typeof import('../mcp/main');
+    await serveMcp(settings);
+    return 0;
+  }
   let input: unknown = {};
   if (line.argumentsJson !== undefined) {
     try {
@@ -83,93 +95,22 @@ function checkDirectory(dir: string): void {
 
 /** The environment of a CLI run: one workspace folder (the cwd), stderr logging, temp-file spill. */
 function cliEnv(settings: CliSettings, signal: AbortSignal): ToolEnv {
-  const cwd = path.resolve(settings.cwd);
   const log = stderrLogger(settings.verbose);
-  let ripgrepPath: string | undefined;
+  const ripgrep = ripgrepLocator(settings.rgPath, log);
   return {
-    folders: [{ name: path.basename(cwd) || cwd, path: cwd }],
+    folders: [folderAt(settings.cwd)],
     config: settings.config,
     signal,
     log,
     // --rg (checked by main) is used as given. Otherwise located on first use, so tools that never run rg
     // do not need one; a failure is the tool's error.
     get ripgrepPath(): string {
-      if (ripgrepPath === undefined && settings.rgPath !== undefined) {
-        ripgrepPath = path.resolve(settings.rgPath);
-        log.info(`using ripgrep ${ripgrepPath} (--rg)`);
-      }
-      if (ripgrepPath === undefined) {
-        const found = locateRipgrep({
-          appRoot: packagedRipgrepRoot(),
-          platform: process.platform,
-          arch: process.arch,
-          pathEnv: process.env.PATH,
-          exists: isExecutableFile,
-        });
-        for (const skipped of found.skipped) log.warn(`ripgrep not found at ${skipped}`);
-        log.info(`using ripgrep ${found.path} (${found.source === 'appRoot' ? `bundled ${bundledPackage(found.path)}` : 'found on PATH'})`);
-        ripgrepPath = found.path;
-      }
-      return ripgrepPath;
+      return ripgrep();
     },
     // With --json the complete value is printed, so nothing needs saving.
     ...(settings.json ? {} : { spill: tempFileSpill }),
     getSecret: async (name) => environmentSecret(name, process.env),
   };
-}
-
-/**
- * A web search API key outside VS Code: the secret `scout.webSearch.<provider>.apiKey` is read from the
- * environment variable `SCOUT_<PROVIDER>_API_KEY` (issue 5); undefined for any other name or an empty variable.
- */
-function environmentSecret(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  const provider = KEYED_WEB_SEARCH_PROVIDERS.find((p) => webSearchSecretName(p) === name);
-  return (provider && env[webSearchKeyEnvVar(provider)]?.trim()) || undefined;
-}
-
-/** The npm package a bundled rg path lies in: `@vscode/ripgrep-universal`, or the legacy `@vscode/ripgrep`. */
-function bundledPackage(rgPath: string): string {
-  return rgPath.split(path.sep).includes('ripgrep-universal') ? '@vscode/ripgrep-universal' : '@vscode/ripgrep';
-}
-
-/** How long a CLI spill file is kept: older ones are deleted when the next spill is written. */
-const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-
-/**
- * Saves a complete over-cap result as a new file `scout-spill-<tool>-<ms>-<pid>.txt` (mode 600) under the OS
- * temp folder (issue 2: the CLI's spill). First deletes this user's own spill files there last modified more
- * than {@link SPILL_MAX_AGE_MS} ago (regular files only, never a symlink; failures are ignored).
- */
-const tempFileSpill: SpillWriter = async (text, meta) => {
-  const dir = os.tmpdir();
-  deleteOldSpills(dir, Date.now() - SPILL_MAX_AGE_MS);
-  const file = path.join(dir, `scout-spill-${meta.tool}-${Date.now()}-${process.pid}.txt`);
-  writeFileSync(file, text, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
-  return { uri: pathToFileURL(file).href, hint: `It is a plain text file at ${file}; read it to see every result.` };
-};
-
-function deleteOldSpills(dir: string, before: number): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((name) => /^scout-spill-.*\.txt$/.test(name));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const file = path.join(dir, name);
-    try {
-      const stat = lstatSync(file);
-      if (stat.isFile() && stat.uid === process.getuid?.() && stat.mtimeMs < before) unlinkSync(file);
-    } catch {
-      // gone already, or not ours to delete
-    }
-  }
-}
-
-function stderrLogger(verbose: boolean): Logger {
-  const write = (level: string) => (message: string) => process.stderr.write(`[${level}] ${message}\n`);
-  const quiet = (): void => undefined;
-  return { trace: verbose ? write('trace') : quiet, info: verbose ? write('info') : quiet, warn: write('warn'), error: write('error') };
 }
 
 /**

@@ -26,6 +26,18 @@ export function countOf(n: number, singular: string, plural = `${singular}s`): s
   return `${n.toLocaleString('en-US')} ${n === 1 ? singular : plural}`;
 }
 
+/**
+ * How many complete results a host keeps readable (VS Code's spill documents, the MCP server's
+ * `scout://result/<id>` resources): the newest ones; older ones are released.
+ */
+export const COMPLETE_RESULTS_KEPT = 10;
+
+/**
+ * Total UTF-16 code units of complete results a host keeps, across the {@link COMPLETE_RESULTS_KEPT} newest;
+ * the oldest beyond it are released, but the newest result is always kept whole.
+ */
+export const COMPLETE_RESULTS_MAX_CODE_UNITS = 64 * 1024 * 1024;
+
 /** The outcome of saving a complete over-cap result: the footer sentence about it, and the locator if saved. */
 export interface SavedResult {
   /** One sentence for the footer: where the complete result is and how to read it, or that it was not saved. */

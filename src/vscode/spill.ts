@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
+import { COMPLETE_RESULTS_KEPT, COMPLETE_RESULTS_MAX_CODE_UNITS } from '../core/spill';
 import type { SpillLocator, SpillWriter, ToolName } from '../core/tool';
 
-/** Spill documents whose content Scout keeps; the oldest beyond this are released. */
-export const MAX_SPILL_DOCUMENTS = 10;
+/** Spill documents whose content Scout keeps; the oldest beyond this are released (the MCP server keeps as many). */
+export const MAX_SPILL_DOCUMENTS = COMPLETE_RESULTS_KEPT;
 /** Total UTF-16 code units of content kept across all spill documents; the oldest beyond it are released. */
-export const MAX_SPILL_CODE_UNITS = 64 * 1024 * 1024;
+export const MAX_SPILL_CODE_UNITS = COMPLETE_RESULTS_MAX_CODE_UNITS;
 /** ms to wait for VS Code to report a released document's tab as saved-clean before closing it. */
 const CLEAN_TAB_WAIT_MS = 2000;
 

@@ -1,5 +1,6 @@
 import { clipPreview, mapLowercaseRange } from './preview';
 import type { TextKind } from './reader';
+import { SimdByteSearch } from './simdSearch';
 
 /** One matching line of one file. */
 export interface LineMatch {
@@ -44,31 +45,46 @@ const LOWERCASES_TO_ASCII = [Buffer.from('\u0130'), Buffer.from('\u212a')];
  * inside one match is not found, and a base letter finds the same letter inside a decomposed character
  * (`e` finds the `e` of an NFD `é`), as plain substring search does.
  *
- * Speed: the file's UTF-8 bytes are searched without decoding whenever that is exact: byte search for
- * case-sensitive queries (UTF-8 is self-synchronising, so byte equality is text equality), and a Latin-1
- * view lowercased as a whole for ASCII queries (only ASCII lowercases to the ASCII letters of such a query,
- * save `İ` and `K`, whose presence sends the file down the decoding path). Other queries decode the file,
- * lowercase it once and map positions back. Only matching lines are decoded for their previews.
+ * Speed: the file's UTF-8 bytes are searched in place, without decoding, whenever that is exact (see
+ * {@link SimdByteSearch}): case-sensitive queries byte for byte (UTF-8 is self-synchronising, so byte
+ * equality is text equality), and ASCII queries ignoring ASCII case (only ASCII lowercases to the ASCII
+ * letters of such a query, save `İ` and `K`, whose presence sends the file down the decoding path). Other
+ * queries decode the file, lowercase it once and map positions back; but first the byte search looks for
+ * the longest ASCII run of each form ignoring ASCII case (`caf` of `café`), and a file holding none of
+ * them (nor `İ` or `K`, where they could supply its letters) cannot match and is not decoded. Only
+ * matching lines are decoded, for their previews.
  */
 export class LiteralLineMatcher {
-  /** UTF-8 forms searched by the case-sensitive byte path. */
-  private readonly byteNeedles: readonly Buffer[];
-  /** The lowercased query when it is ASCII: searched in a lowercased Latin-1 view of the bytes. */
-  private readonly asciiNeedle: string | undefined;
-  /** Lowercased forms searched in decoded text. */
-  private readonly textNeedles: readonly string[];
+  /** The searched forms of the query (lowercased unless case-sensitive), none holding a line break. */
+  private readonly forms: readonly string[];
+  /** UTF-8 length of each form when the byte search serves this query (see above), else undefined. */
+  private readonly byteLengths: readonly number[] | undefined;
+  /** For the other queries, the longest ASCII run of each form; undefined when some form has none. */
+  private readonly asciiRuns: readonly string[] | undefined;
+  private readonly bytes: SimdByteSearch;
 
   /** @param query the trimmed query (1–256 code units). */
   constructor(
     query: string,
     private readonly caseSensitive: boolean,
   ) {
-    const forms = [...new Set([query.normalize('NFC'), query.normalize('NFD')].map((q) => (caseSensitive ? q : q.toLowerCase())))]
+    this.forms = [...new Set([query.normalize('NFC'), query.normalize('NFD')].map((q) => (caseSensitive ? q : q.toLowerCase())))]
       // A query holding a line break can never lie inside one line.
       .filter((q) => !q.includes('\n'));
-    this.byteNeedles = caseSensitive ? forms.map((q) => Buffer.from(q)) : [];
-    this.textNeedles = caseSensitive ? [] : forms;
-    this.asciiNeedle = !caseSensitive && forms.length === 1 && /^[\x00-\x7f]*$/.test(forms[0]!) ? forms[0] : undefined;
+    const byteSearch = caseSensitive || (this.forms.length === 1 && /^[\x00-\x7f]*$/.test(this.forms[0]!));
+    const runs = byteSearch ? [] : this.forms.map(longestAsciiRun);
+    this.asciiRuns = runs.length > 0 && runs.every((run) => run.length > 0) ? runs : undefined;
+    const needles = (byteSearch ? this.forms : (this.asciiRuns ?? [])).map((q) => Buffer.from(q));
+    this.byteLengths = byteSearch ? needles.map((n) => n.length) : undefined;
+    this.bytes = new SimdByteSearch(needles, !caseSensitive);
+  }
+
+  /**
+   * A buffer of `size` bytes to read the next file into: {@link match} searches it in place. Valid until
+   * the next call.
+   */
+  readBuffer(size: number): Buffer {
+    return this.bytes.readBuffer(size);
   }
 
   /**
@@ -77,20 +93,20 @@ export class LiteralLineMatcher {
    * of line 1. Work is linear in the file up to the last line returned.
    */
   match(bytes: Buffer, kind: TextKind, limit: number): FileMatches {
-    if (limit <= 0 || (this.byteNeedles.length === 0 && this.textNeedles.length === 0)) return { lines: [], more: false };
+    if (limit <= 0 || this.forms.length === 0) return { lines: [], more: false };
     const start = kind === 'utf8' && bytes.subarray(0, 3).equals(UTF8_BOM) ? 3 : 0;
-    if (this.caseSensitive) {
-      return scanBytes(bytes, start, limit, earliest(this.byteNeedles.map((n) => [(from: number) => bytes.indexOf(n, from), n.length] as const)), (from) =>
-        bytes.indexOf(NEWLINE, from),
-      );
+    if (this.byteLengths && (this.caseSensitive || kind === 'ascii' || !mayLowercaseToAscii(this.forms[0]!, bytes))) {
+      const find = earliest(this.byteLengths.map((length, k) => [(from: number) => this.bytes.indexOf(k, bytes, from), length] as const));
+      return scanBytes(bytes, start, limit, find);
     }
-    const needle = this.asciiNeedle;
-    if (needle !== undefined && (kind === 'ascii' || !mayLowercaseToAscii(needle, bytes))) {
-      const hay = bytes.toString('latin1').toLowerCase(); // one code unit per byte, so offsets are byte offsets
-      return scanBytes(bytes, start, limit, earliest([[(from: number) => hay.indexOf(needle, from), needle.length]]), (from) => hay.indexOf('\n', from));
-    }
-    return scanText(bytes.toString('utf8', start), this.textNeedles, limit);
+    if (this.asciiRuns?.every((run, k) => this.bytes.indexOf(k, bytes, start) === -1 && !mayLowercaseToAscii(run, bytes))) return { lines: [], more: false };
+    return scanText(bytes.toString('utf8', start), this.forms, limit);
   }
+}
+
+/** The longest stretch of `text` without characters outside ASCII (the first of equals). */
+function longestAsciiRun(text: string): string {
+  return text.split(/[^\x00-\x7f]+/).reduce((longest, run) => (run.length > longest.length ? run : longest), '');
 }
 
 /** True when `bytes` holds a character outside ASCII whose lowercase could supply a letter of `needle`. */
@@ -117,10 +133,11 @@ function earliest(forms: readonly (readonly [search: (from: number) => number, l
 }
 
 /**
- * The byte-offset scan shared by both byte paths: `find` and `newline` work on offsets into `bytes`, and
+ * The byte-offset scan: `find` works on offsets into `bytes`, lines are found with `Buffer#indexOf`, and
  * only the lines that match are decoded, to build their previews.
  */
-function scanBytes(bytes: Buffer, start: number, limit: number, find: Finder, newline: (from: number) => number): FileMatches {
+function scanBytes(bytes: Buffer, start: number, limit: number, find: Finder): FileMatches {
+  const newline = (from: number) => bytes.indexOf(NEWLINE, from);
   const lines: LineMatch[] = [];
   let lineStart = start;
   let lineNumber = 1;

@@ -68,7 +68,6 @@ export function scanWorkspace(request: ScanRequest, control: ScanControl): ScanO
   let skippedFiles = 0;
   let readBytes = 0;
   let consumed = 0;
-  let scratch = Buffer.alloc(0);
   const skip = (reason: SkipReason) => {
     skippedFiles++;
     skippedFileReasons[reason] = (skippedFileReasons[reason] ?? 0) + 1;
@@ -90,8 +89,7 @@ export function scanWorkspace(request: ScanRequest, control: ScanControl): ScanO
       reasons.add('readBudget');
       break;
     }
-    if (scratch.length < reservation) scratch = Buffer.allocUnsafeSlow(Math.max(reservation, Math.min(2 * scratch.length, LIMITS.maxFileBytes + 1)));
-    const read = readOpenedFile(opened, scratch, isCancelled);
+    const read = readOpenedFile(opened, matcher.readBuffer(reservation), isCancelled);
     consumed += read.consumed;
     readBytes += read.bytesRead;
     if ('skipped' in read) {

@@ -109,9 +109,11 @@ export function discoverFiles(root: TraversalRoot, isExcluded: ExcludedNameTest,
 
   const walk = (absDir: string, relDir: string, depth: number): void => {
     const entries = list(absDir, relDir, depth === 0);
+    // The root is canonical and names hold no separator, so joining needs no normalisation (path.join's).
+    const absPrefix = absDir.endsWith(path.sep) ? absDir : absDir + path.sep;
     for (const entry of entries ?? []) {
       if (filesFull) return;
-      const absPath = path.join(absDir, entry.name);
+      const absPath = absPrefix + entry.name;
       const kind = entryKind(entry, absPath);
       if (kind === 'file') {
         if (found.files.length === LIMITS.maxFiles) {

@@ -38,7 +38,7 @@ describe('over-cap results (spill)', () => {
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     assert.ok(document, `no open document has the URI ${uri.toString()}`);
     assert.equal(document.isUntitled, true);
-    assert.equal(document.getText(), `${manyList.join('\n')}\n\nPaths are relative to ${fx.workdir}.`);
+    assert.equal(document.getText(), `Scout glob "*.txt" in "many": ${MANY_FILES} files, complete result\n\n${manyList.join('\n')}\n\nPaths are relative to ${fx.workdir}.`);
     // The URI is readable the way the footer says.
     assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), document.getText());
   });
@@ -49,6 +49,6 @@ describe('over-cap results (spill)', () => {
     const [oldest, ...kept] = made;
     assert.equal((await vscode.workspace.openTextDocument(oldest!)).getText(), '', 'the oldest spill document still holds its result');
     await waitFor(() => tabsOf(oldest!).length === 0, 30_000, "the released document's tab to close");
-    for (const uri of kept) assert.equal((await vscode.workspace.openTextDocument(uri)).getText().split('\n').length, MANY_FILES + 2);
+    for (const uri of kept) assert.equal((await vscode.workspace.openTextDocument(uri)).getText().split('\n').length, MANY_FILES + 4);
   });
 });

@@ -236,9 +236,9 @@ describe('Scout Results panel and commands', function () {
     await card.locator('.more', { hasText: `${MANY - 60} more files not shown` }).waitFor();
     await card.locator('.card-actions').getByRole('button', { name: /^Open full result/ }).click();
     await activeTab('Untitled');
-    // The spill document holds every path, a blank line and the workdir note.
+    // The spill document holds its heading line and a blank line, every path, a blank line and the workdir note.
     await page.keyboard.press('Control+End');
-    await selectionStatus(`Ln ${MANY + 2},`);
+    await selectionStatus(`Ln ${MANY + 4},`);
   });
 
   it('reruns a call from its card as the user’s own call', async () => {

@@ -75,6 +75,14 @@ describe('workspace_search matching', () => {
       assert.deepEqual(lineNumbers(search('kelvin', 'é \u212Aelvin\n')), [1]);
     });
 
+    it('a query outside ASCII still finds text whose ASCII letters come only from İ or K', () => {
+      // Such files are searched only when they hold an ASCII run of the query, or İ or K.
+      assert.deepEqual(lineNumbers(search('İö', 'x\nxİöx\n')), [2]);
+      assert.deepEqual(lineNumbers(search('kö', 'x\n\u212Aö\n')), [2]);
+      assert.deepEqual(lineNumbers(search('caFÉ', 'CAFE\u0301\nnothing\n')), [1]);
+      assert.deepEqual(lineNumbers(search('café', 'cafe\ncaf é\n')), []);
+    });
+
     it('ß is lowercase already and is not case-folded to ss', () => {
       const text = 'STRASSE\nstraße\nSTRAßE\n';
       assert.deepEqual(lineNumbers(search('straße', text)), [2, 3]);

@@ -1,0 +1,112 @@
+import { lstatSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, webSearchSecretName } from '../core/config';
+import { isExecutableFile, locateRipgrep, packagedRipgrepRoot } from '../core/ripgrep/locate';
+import type { Logger, SpillWriter, ToolName } from '../core/tool';
+import type { WorkspaceFolderRef } from '../core/workspace/folders';
+
+// What a host outside VS Code gives the tools (the one-shot CLI and the MCP server, `node dist/cli.js mcp`):
+// ripgrep found once, complete results in temp files, API keys from the environment, diagnostics on stderr.
+
+/** The workspace folder for directory `dir` (made absolute), named after its last segment. */
+export function folderAt(dir: string): WorkspaceFolderRef {
+  const absolute = path.resolve(dir);
+  return { name: path.basename(absolute) || absolute, path: absolute };
+}
+
+/**
+ * The rg binary to spawn, found on the first call and remembered: `rgPath` (`--rg`, checked by the caller) as
+ * given, else the packaged `@vscode/ripgrep-universal` binary, else rg on PATH. Where it came from is logged
+ * (info), skipped candidates as warnings. Lazy, so a host whose calls never run rg needs none.
+ *
+ * @throws ToolError from `locateRipgrep` when there is no rg at all (the calling tool's error).
+ */
+export function ripgrepLocator(rgPath: string | undefined, log: Logger): () => string {
+  let found: string | undefined;
+  return () => {
+    if (found === undefined && rgPath !== undefined) {
+      found = path.resolve(rgPath);
+      log.info(`using ripgrep ${found} (--rg)`);
+    }
+    if (found === undefined) {
+      const located = locateRipgrep({
+        appRoot: packagedRipgrepRoot(),
+        platform: process.platform,
+        arch: process.arch,
+        pathEnv: process.env.PATH,
+        exists: isExecutableFile,
+      });
+      for (const skipped of located.skipped) log.warn(`ripgrep not found at ${skipped}`);
+      log.info(`using ripgrep ${located.path} (${located.source === 'appRoot' ? `bundled ${bundledPackage(located.path)}` : 'found on PATH'})`);
+      found = located.path;
+    }
+    return found;
+  };
+}
+
+/** The npm package a bundled rg path lies in: `@vscode/ripgrep-universal`, or the legacy `@vscode/ripgrep`. */
+function bundledPackage(rgPath: string): string {
+  return rgPath.split(path.sep).includes('ripgrep-universal') ? '@vscode/ripgrep-universal' : '@vscode/ripgrep';
+}
+
+/**
+ * A web search API key outside VS Code: the secret `scout.webSearch.<provider>.apiKey` is read from the
+ * environment variable `SCOUT_<PROVIDER>_API_KEY` (issue 5); undefined for any other name or an empty variable.
+ */
+export function environmentSecret(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  const provider = KEYED_WEB_SEARCH_PROVIDERS.find((p) => webSearchSecretName(p) === name);
+  return (provider && env[webSearchKeyEnvVar(provider)]?.trim()) || undefined;
+}
+
+/** How long a spill file is kept: older ones are deleted when the next spill is written. */
+const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Saves a complete over-cap result as a new file `scout-spill-<tool>-<ms>-<pid>.txt` (mode 600) under the OS
+ * temp folder (issue 2: the CLI's spill) and returns its absolute path. First deletes this user's own spill
+ * files there last modified more than {@link SPILL_MAX_AGE_MS} ago (regular files only, never a symlink;
+ * failures are ignored).
+ *
+ * @throws the file system's error when the file cannot be written (the caller's `saveCompleteResult` then
+ *   says the result could not be saved).
+ */
+export function writeSpillFile(text: string, tool: ToolName): string {
+  const dir = os.tmpdir();
+  deleteOldSpills(dir, Date.now() - SPILL_MAX_AGE_MS);
+  const file = path.join(dir, `scout-spill-${tool}-${Date.now()}-${process.pid}.txt`);
+  writeFileSync(file, text, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+  return file;
+}
+
+/** The CLI's {@link SpillWriter}: {@link writeSpillFile}, located by its `file:` URI. */
+export const tempFileSpill: SpillWriter = async (text, meta) => {
+  const file = writeSpillFile(text, meta.tool);
+  return { uri: pathToFileURL(file).href, hint: `It is a plain text file at ${file}; read it to see every result.` };
+};
+
+function deleteOldSpills(dir: string, before: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => /^scout-spill-.*\.txt$/.test(name));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = path.join(dir, name);
+    try {
+      const stat = lstatSync(file);
+      if (stat.isFile() && stat.uid === process.getuid?.() && stat.mtimeMs < before) unlinkSync(file);
+    } catch {
+      // gone already, or not ours to delete
+    }
+  }
+}
+
+/** Diagnostics on stderr as `[level] message`: warnings and errors always, info and trace with `verbose`. */
+export function stderrLogger(verbose: boolean): Logger {
+  const write = (level: string) => (message: string) => void process.stderr.write(`[${level}] ${message}\n`);
+  const quiet = (): void => undefined;
+  return { trace: verbose ? write('trace') : quiet, info: verbose ? write('info') : quiet, warn: write('warn'), error: write('error') };
+}

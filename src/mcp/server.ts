@@ -1,0 +1,179 @@
+import { pathToFileURL } from 'node:url';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  RootsListChangedNotificationSchema,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import { formatToolError, isToolError, quoteValue, ToolError } from '../core/errors';
+import { findTool } from '../core/registry';
+import { COMPLETE_RESULTS_KEPT } from '../core/spill';
+import type { Logger, ScoutTool, SpillWriter, ToolEnv } from '../core/tool';
+import { environmentSecret, ripgrepLocator, writeSpillFile } from '../cli/env';
+import type { CliSettings } from '../cli/flags';
+import { asResource, CompleteResults, type CompleteResult } from './completeResults';
+import { mcpToolList } from './toolList';
+import { McpWorkspace } from './workspace';
+import manifest from '../../package.json';
+
+/** ms the server waits for the client to answer `roots/list` before it falls back to the working directory. */
+const ROOTS_TIMEOUT_MS = 10_000;
+
+/** JSON-RPC error code of an unknown resource (the MCP specification's "Resource not found"). */
+const RESOURCE_NOT_FOUND = -32002;
+
+type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Scout's MCP server before it is connected to a transport. */
+export interface ScoutServer {
+  readonly server: Server;
+  /** Resolves when every tool call in progress has finished (after a close, once their cancelled work stopped). */
+  settled(): Promise<void>;
+}
+
+/**
+ * Scout's five tools as an MCP server (issue 17), on the SDK's low-level `Server` so the input schemas
+ * served are package.json's JSON Schemas as they are (see {@link mcpToolList}).
+ *
+ * - `tools/call` validates the arguments with the tool's own parser and runs it with the command line's
+ *   settings (`--config`, `--provider`, `--allow-private-host`, …), API keys from the environment, and the
+ *   workspace of {@link McpWorkspace}. The result is exactly the tool's text; a failure is an `isError` result
+ *   holding the same `Error: …` / `(code: …)` text as the CLI and VS Code. An unknown tool name is a protocol
+ *   error (`InvalidParams`), as the specification asks.
+ * - `notifications/cancelled` aborts the call's signal: rg is killed, requests and workers are stopped.
+ * - With a `progressToken`, each progress message of the tool becomes a `notifications/progress`.
+ * - An over-cap result is saved to a temp file as the CLI does, and kept as a `scout://result/<id>` resource
+ *   (`resources/list`, `resources/read`) that the tool result links to (`resource_link`).
+ */
+export function createScoutServer(settings: CliSettings, log: Logger, cwd: string): ScoutServer {
+  const server = new Server(
+    { name: 'scout', title: 'Scout', version: manifest.version },
+    { capabilities: { tools: {}, resources: { listChanged: true } } },
+  );
+  const tools = mcpToolList();
+  const results = new CompleteResults();
+  const ripgrep = ripgrepLocator(settings.rgPath, log);
+  const workspace = new McpWorkspace({
+    ...(settings.cwdGiven ? { given: settings.cwd } : {}),
+    cwd,
+    log,
+    source: {
+      supported: () => server.getClientCapabilities()?.roots !== undefined,
+      list: async () => (await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots,
+    },
+  });
+  const running = new Set<Promise<unknown>>();
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name } = request.params;
+    const tool = findTool(name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Scout has no tool named ${quoteValue(name)}; its tools are ${tools.map((t) => t.name).join(', ')}.`);
+    const call = callTool(tool, request.params.arguments ?? {}, extra);
+    running.add(call);
+    try {
+      return await call;
+    } finally {
+      running.delete(call);
+    }
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: results.list() }));
+  // Results are made by tool calls, never by filling in a template; clients that ask get an empty list.
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const { uri } = request.params;
+    const result = results.read(uri);
+    if (!result) {
+      throw new McpError(
+        RESOURCE_NOT_FOUND,
+        `Scout holds no complete result at ${quoteValue(uri)}: it keeps the ${COMPLETE_RESULTS_KEPT} newest, only while the server runs. Call the tool again to make it anew.`,
+        { uri },
+      );
+    }
+    return { contents: [{ uri: result.uri, mimeType: 'text/plain', text: result.text }] };
+  });
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => workspace.rootsChanged());
+
+  async function callTool(tool: ScoutTool<unknown, unknown>, input: unknown, extra: CallExtra): Promise<CallToolResult> {
+    const started = Date.now();
+    log.info(`${tool.name}: called`);
+    let saved: CompleteResult | undefined;
+    const spill: SpillWriter = async (text, meta) => {
+      saved = results.add(text, meta);
+      server.sendResourceListChanged().catch(() => undefined);
+      return spillLocator(text, meta.tool, saved.uri, log);
+    };
+    try {
+      const args = tool.parse(input, settings.config);
+      const env: ToolEnv = {
+        folders: await workspace.folders(),
+        config: settings.config,
+        signal: extra.signal,
+        log,
+        get ripgrepPath(): string {
+          return ripgrep();
+        },
+        spill,
+        ...progressReporter(extra),
+        getSecret: async (secret) => environmentSecret(secret, process.env),
+      };
+      const output = await tool.run(args, env);
+      log.info(`${tool.name}: done in ${Date.now() - started} ms`);
+      const link = saved && output.spill ? [{ type: 'resource_link' as const, ...asResource(saved) }] : [];
+      return { content: [{ type: 'text', text: output.text }, ...link] };
+    } catch (e) {
+      const error = isToolError(e) ? e : internalError(e, log);
+      log.info(`${tool.name}: ${error.code} in ${Date.now() - started} ms`);
+      return { content: [{ type: 'text', text: formatToolError(error) }], isError: true };
+    }
+  }
+
+  return {
+    server,
+    settled: async () => {
+      await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/**
+ * Where the footer of an over-cap result points: the temp file the CLI would write (the file is the
+ * locator, the resource is named in the hint), or the `scout://result/<id>` resource alone when the file
+ * cannot be written.
+ */
+function spillLocator(text: string, tool: ScoutTool['name'], resourceUri: string, log: Logger): { uri: string; hint: string } {
+  try {
+    const file = writeSpillFile(text, tool);
+    return { uri: pathToFileURL(file).href, hint: `It is a plain text file at ${file}; read it to see every result, or read the MCP resource ${resourceUri}.` };
+  } catch (e) {
+    log.warn(`${tool}: the complete result could not be written to a temp file (${e instanceof Error ? e.message : String(e)}); it is served only as ${resourceUri}`);
+    return { uri: resourceUri, hint: 'Read that MCP resource to see every result.' };
+  }
+}
+
+/** `progress` for a call whose request carries a `progressToken`: each message becomes `notifications/progress`. */
+function progressReporter(extra: CallExtra): { progress?: (message: string) => void } {
+  const progressToken = extra._meta?.progressToken;
+  if (progressToken === undefined) return {};
+  let progress = 0;
+  return {
+    progress: (message) => {
+      progress += 1;
+      extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(() => undefined);
+    },
+  };
+}
+
+function internalError(e: unknown, log: Logger): ToolError {
+  log.error(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  return new ToolError('INTERNAL_ERROR', `Scout hit an internal error (${e instanceof Error ? e.message : String(e)}). The details are in the Scout MCP server's log (its stderr).`);
+}

@@ -1,0 +1,39 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { TOOLS } from '../core/registry';
+import type { ToolName } from '../core/tool';
+import manifest from '../../package.json';
+
+/** One entry of package.json `contributes.languageModelTools`, the fields the MCP server serves. */
+interface LanguageModelToolDeclaration {
+  readonly name: string;
+  readonly displayName: string;
+  readonly modelDescription: string;
+  readonly inputSchema: Tool['inputSchema'];
+}
+
+/** The tools that reach the open web; the others read only the workspace. */
+const WEB_TOOLS: readonly ToolName[] = ['web_search', 'web_fetch'];
+
+/**
+ * The MCP `tools/list` entries: every tool of the core registry, in its order, with exactly the name,
+ * description (`modelDescription`) and JSON Schema input (`inputSchema`) that package.json
+ * `contributes.languageModelTools` gives the VS Code tools (bundled from the manifest, never copied), and its
+ * `displayName` as the title. Annotations tell clients that no tool changes anything, and which ones reach
+ * the open web (`openWorldHint`).
+ *
+ * @throws Error when a registered tool has no declaration in package.json (a build mistake, caught by tests).
+ */
+export function mcpToolList(): Tool[] {
+  const declarations = manifest.contributes.languageModelTools as unknown as readonly LanguageModelToolDeclaration[];
+  return (Object.keys(TOOLS) as ToolName[]).map((name) => {
+    const declared = declarations.find((d) => d.name === name);
+    if (!declared) throw new Error(`${name} is registered but not declared in package.json contributes.languageModelTools`);
+    return {
+      name,
+      title: declared.displayName,
+      description: declared.modelDescription,
+      inputSchema: declared.inputSchema,
+      annotations: { title: declared.displayName, readOnlyHint: true, openWorldHint: WEB_TOOLS.includes(name) },
+    };
+  });
+}

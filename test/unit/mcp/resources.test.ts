@@ -1,0 +1,93 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync, rmSync } from 'node:fs';
+import { McpError, type CallToolResult, type ResourceLink } from '@modelcontextprotocol/sdk/types.js';
+import { COMPLETE_RESULTS_KEPT } from '../../../src/core/spill';
+import { makeTree, removeTree } from '../../helpers/tree';
+import { cliText, connectScout, requireFreshBuild, textOf, type ScoutSession } from './support';
+
+/** The temp files a footer names (`It is a plain text file at <path>;`). */
+function spillFiles(text: string): string[] {
+  return [...text.matchAll(/It is a plain text file at (\S+);/g)].map((m) => m[1]!);
+}
+
+/** `text` with the complete result's locator sentence (host-specific) replaced by a marker. */
+function withoutLocator(text: string): string {
+  return text.replace(/The complete result is saved at [^\]]*\]/, 'The complete result is saved at <locator>]');
+}
+
+describe('MCP server: complete results as resources', function () {
+  this.timeout(60_000);
+  const flags = ['--config', 'search.globMaxResults=2', '--config', 'search.grepMaxMatches=2'];
+  let root: string;
+  let scout: ScoutSession;
+  const written: string[] = [];
+  before(async () => {
+    root = makeTree(Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`src/m${i}/file${i}.ts`, `export const value${i} = ${i}; // needle\n`])));
+    requireFreshBuild();
+    scout = await connectScout({ args: ['--cwd', root, ...flags] });
+  });
+  after(async () => {
+    await scout?.close();
+    removeTree(root);
+    for (const file of written) rmSync(file, { force: true });
+  });
+
+  /** Calls `tool`, expects an over-cap result, and returns it with its resource link. */
+  async function overCap(tool: string, input: Record<string, unknown>): Promise<{ result: CallToolResult; text: string; link: ResourceLink }> {
+    const result = (await scout.client.callTool({ name: tool, arguments: input })) as CallToolResult;
+    const text = textOf(result);
+    written.push(...spillFiles(text));
+    assert.equal(result.content.length, 2, JSON.stringify(result));
+    const link = result.content[1] as ResourceLink;
+    assert.equal(link.type, 'resource_link');
+    return { result, text, link };
+  }
+
+  it('saves an over-cap result to a temp file as the CLI does, and links it as a scout://result/<id> resource', async () => {
+    const input = { pattern: 'needle' };
+    const { text, link } = await overCap('grep', input);
+    assert.match(link.uri, /^scout:\/\/result\/[0-9a-f]{16}$/);
+    assert.equal(link.mimeType, 'text/plain');
+    assert.ok(text.includes(`or read the MCP resource ${link.uri}.`), text);
+
+    const cli = await cliText('grep', input, ['--cwd', root, ...flags]);
+    written.push(...spillFiles(cli.text));
+    assert.equal(withoutLocator(text), withoutLocator(cli.text), 'the same page and footer, but for where the complete result is');
+
+    const { contents } = await scout.client.readResource({ uri: link.uri });
+    assert.equal(contents.length, 1);
+    const complete = (contents[0] as { text: string }).text;
+    assert.equal(contents[0]!.uri, link.uri);
+    assert.ok(complete.startsWith(`${link.name}\n\n`), 'starts with its self-describing first line');
+    assert.match(link.name, /^Scout grep "needle": 12 matches?.*complete result$/);
+    assert.equal(complete, readFileSync(spillFiles(text)[0]!, 'utf8'), 'the resource holds what the temp file holds');
+    assert.equal(complete, readFileSync(spillFiles(cli.text)[0]!, 'utf8'), "and what the CLI's temp file holds");
+    assert.equal(link.size, Buffer.byteLength(complete));
+  });
+
+  it(`keeps the ${COMPLETE_RESULTS_KEPT} newest complete results, lists them newest first, and refuses an older one`, async () => {
+    const links: ResourceLink[] = [];
+    for (let i = 0; i <= COMPLETE_RESULTS_KEPT; i++) links.push((await overCap('glob', { pattern: i % 2 ? '*.ts' : '*' })).link);
+    const { resources } = await scout.client.listResources();
+    assert.deepEqual(resources.map((r) => r.uri), links.slice(1).reverse().map((l) => l.uri));
+    assert.equal(new Set(links.map((l) => l.uri)).size, links.length, 'every result has its own URI');
+    const newest = await scout.client.readResource({ uri: links.at(-1)!.uri });
+    assert.match((newest.contents[0] as { text: string }).text, /^Scout glob "\*": 12 files, complete result\n\n/);
+    await assert.rejects(scout.client.readResource({ uri: links[0]!.uri }), (e: unknown) => {
+      assert.ok(e instanceof McpError);
+      assert.equal(e.code, -32002);
+      assert.match(e.message, new RegExp(`no complete result at "${links[0]!.uri}": it keeps the ${COMPLETE_RESULTS_KEPT} newest`));
+      return true;
+    });
+  });
+
+  it('offers no resource templates: results come from tool calls', async () => {
+    assert.deepEqual((await scout.client.listResourceTemplates()).resourceTemplates, []);
+  });
+
+  it('refuses a resource URI it never made', async () => {
+    for (const uri of ['scout://result/0000000000000000', 'file:///etc/passwd', 'scout://result/../../etc/passwd']) {
+      await assert.rejects(scout.client.readResource({ uri }), (e: unknown) => e instanceof McpError && e.code === -32002, uri);
+    }
+  });
+});

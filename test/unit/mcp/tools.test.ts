@@ -1,0 +1,97 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { TOOLS } from '../../../src/core/registry';
+import { makeTree, removeTree } from '../../helpers/tree';
+import { cliText, connectScout, requireFreshBuild, textOf, type ScoutSession } from './support';
+
+const manifest = JSON.parse(readFileSync(path.resolve(__dirname, '../../../package.json'), 'utf8'));
+
+describe('MCP server: tools', function () {
+  this.timeout(60_000);
+  let root: string;
+  let scout: ScoutSession;
+  before(async () => {
+    root = makeTree({
+      'src/app.ts': 'export function handleRequest(req: Request) {\n  // TODO: validate req.body\n  return respond(req);\n}\n',
+      'src/util/strings.ts': 'export const trimAll = (s: string[]) => s.map((x) => x.trim());\n// TODO(ada): unicode\n',
+      'test/app.test.ts': "import { handleRequest } from '../src/app';\ndescribe('handleRequest', () => {});\n",
+      'README.md': '# Demo\n\nCall `handleRequest(req)` to answer a request.\n',
+      'package.json': '{ "name": "demo", "version": "1.0.0" }\n',
+    });
+    requireFreshBuild();
+    scout = await connectScout({ args: ['--cwd', root] });
+  });
+  after(async () => {
+    await scout?.close();
+    removeTree(root);
+  });
+
+  it('lists the five tools with the names, descriptions and input schemas of package.json', async () => {
+    const { tools } = await scout.client.listTools();
+    assert.deepEqual(tools.map((t) => t.name), Object.keys(TOOLS));
+    for (const tool of tools) {
+      const declared = manifest.contributes.languageModelTools.find((d: { name: string }) => d.name === tool.name);
+      assert.equal(tool.description, declared.modelDescription, tool.name);
+      assert.deepEqual(tool.inputSchema, declared.inputSchema, tool.name);
+      assert.equal(tool.title, declared.displayName, tool.name);
+      assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
+      assert.equal(tool.annotations?.openWorldHint, tool.name.startsWith('web_'), tool.name);
+    }
+  });
+
+  const calls: [string, Record<string, unknown>][] = [
+    ['glob', { pattern: '*.ts' }],
+    ['glob', { pattern: '*', path: 'src' }],
+    ['grep', { pattern: 'TODO', include: '*.ts' }],
+    ['grep', { pattern: 'handleRequest\\(', path: 'src/app.ts' }],
+    ['workspace_search', { query: 'handleRequest(' }],
+    ['workspace_search', { query: 'todo', caseSensitive: false, maxResults: 1 }],
+  ];
+  for (const [tool, input] of calls) {
+    it(`answers ${tool} ${JSON.stringify(input)} with exactly the CLI's text`, async () => {
+      const expected = await cliText(tool, input, ['--cwd', root]);
+      assert.equal(expected.status, 0, expected.text);
+      const result = await scout.client.callTool({ name: tool, arguments: input });
+      assert.equal(result.isError, undefined);
+      assert.equal((result.content as unknown[]).length, 1, 'one text item, no resource link for a result that fits');
+      assert.equal(textOf(result), expected.text);
+    });
+  }
+
+  const failures: [string, string, Record<string, unknown>, string][] = [
+    ['a pattern of the wrong type', 'grep', { pattern: 5 }, 'INVALID_ARGUMENT'],
+    ['an unknown argument', 'glob', { pattern: '*', recursive: true }, 'INVALID_ARGUMENT'],
+    ['a missing argument', 'workspace_search', {}, 'INVALID_ARGUMENT'],
+    ['an invalid regular expression', 'grep', { pattern: '[' }, 'SEARCH_INVALID_PATTERN'],
+    ['a path outside the workspace', 'grep', { pattern: 'x', path: '/etc' }, 'PATH_OUTSIDE_WORKSPACE'],
+    ['a path that does not exist', 'glob', { pattern: '*', path: 'nope' }, 'INVALID_ARGUMENT'],
+    ['a URL that is not http(s)', 'web_fetch', { url: 'file:///etc/passwd' }, 'WEB_INVALID_URL'],
+  ];
+  for (const [what, tool, input, code] of failures) {
+    it(`returns ${what} as an isError result with the CLI's Error text (${code})`, async () => {
+      const expected = await cliText(tool, input, ['--cwd', root]);
+      assert.equal(expected.status, 1, expected.text);
+      const result = await scout.client.callTool({ name: tool, arguments: input });
+      assert.equal(result.isError, true);
+      assert.equal(textOf(result), expected.text);
+      assert.match(textOf(result), new RegExp(`^Error: .*\\n\\(code: ${code}\\)$`, 's'));
+    });
+  }
+
+  it('treats a call without arguments as an empty argument object', async () => {
+    const result = await scout.client.callTool({ name: 'glob' });
+    assert.equal(result.isError, true);
+    assert.equal(textOf(result), (await cliText('glob', {}, ['--cwd', root])).text);
+  });
+
+  it('answers an unknown tool name with a protocol error naming the tools', async () => {
+    await assert.rejects(scout.client.callTool({ name: 'read_file', arguments: {} }), (e: unknown) => {
+      assert.ok(e instanceof McpError);
+      assert.equal(e.code, -32602);
+      assert.match(e.message, /no tool named "read_file"; its tools are glob, grep, workspace_search, web_search, web_fetch/);
+      return true;
+    });
+  });
+});
