@@ -17,7 +17,7 @@ describe('over-cap results (spill)', () => {
   after(async () => {
     // Leave the workbench clean for the UI tests: no unsaved spill tabs.
     await (await scoutApi()).releaseSpills();
-    await waitFor(() => made.every((u) => tabsOf(u).length === 0), 5_000, 'the spill tabs to close');
+    await waitFor(() => made.every((u) => tabsOf(u).length === 0), 30_000, 'the spill tabs to close');
   });
   const manyList = Array.from({ length: MANY_FILES }, (_, i) => `many/part-${String(i).padStart(3, '0')}.txt`);
   const globMany = async () => {
@@ -48,7 +48,7 @@ describe('over-cap results (spill)', () => {
     assert.equal(new Set(made.map(String)).size, made.length, 'each call made its own document');
     const [oldest, ...kept] = made;
     assert.equal((await vscode.workspace.openTextDocument(oldest!)).getText(), '', 'the oldest spill document still holds its result');
-    await waitFor(() => tabsOf(oldest!).length === 0, 5_000, "the released document's tab to close");
+    await waitFor(() => tabsOf(oldest!).length === 0, 30_000, "the released document's tab to close");
     for (const uri of kept) assert.equal((await vscode.workspace.openTextDocument(uri)).getText().split('\n').length, MANY_FILES + 4);
   });
 });

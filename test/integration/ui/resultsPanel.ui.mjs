@@ -171,14 +171,12 @@ describe('Scout Results panel and commands', function () {
     await answerInputBox(page, 'Scout: Search Text (grep) (2/2)', `${path.dirname(SLOW_FILE)}/**`);
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: 'Running' }).waitFor();
-    await waitUntil(() => rgProcesses().length > 0, 5_000, 'rg to start the slow search');
-    const clicked = Date.now();
+    // Generous waits for what must happen; cancel latency is measured by `npm run bench -- --only cancel`.
+    await waitUntil(() => rgProcesses().length > 0, 30_000, 'rg to start the slow search');
     await card.getByRole('button', { name: /^Cancel/ }).click();
-    await card.locator('.card-meta', { hasText: 'Cancelled' }).waitFor({ timeout: 10_000 });
-    const cancelledAfter = Date.now() - clicked;
+    await card.locator('.card-meta', { hasText: 'Cancelled' }).waitFor({ timeout: 30_000 });
     assert.match(await card.locator('.error-code').innerText(), /ABORTED/);
-    assert.ok(cancelledAfter < 5_000, `the card showed Cancelled ${cancelledAfter} ms after the click`);
-    await waitUntil(() => rgProcesses().length === 0, 5_000, 'the slow rg to exit');
+    await waitUntil(() => rgProcesses().length === 0, 30_000, 'the slow rg to exit');
     rmSync(path.join(workspace, path.dirname(SLOW_FILE)), { recursive: true, force: true });
   });
 
@@ -353,7 +351,7 @@ describe('Scout Results panel and commands', function () {
   }
 
   async function selectionStatus(text) {
-    await page.locator('#status\\.editor\\.selection', { hasText: text }).waitFor({ timeout: 10_000 });
+    await page.locator('#status\\.editor\\.selection', { hasText: text }).waitFor({ timeout: 30_000 });
   }
 
   async function waitUntil(probe, timeoutMs, what) {

@@ -143,16 +143,16 @@ describe('web_fetch tool', function () {
   });
 
   describe('conversion worker', () => {
-    it('returns a 20,000-deep page raw, in under 2 s', async () => {
-      const start = performance.now();
+    it('returns a 20,000-deep page raw, found too deep (not by running out of time)', async () => {
       const out = await fetch(server.url('/deep'));
-      assert.ok(performance.now() - start < 2000);
       assert.equal(out.value.format, 'raw-html');
       assert.match(out.text, /Note: the HTML nests deeper than 512 levels, so the raw HTML is shown\./);
     });
 
-    it('converts 10,000 images within the worker budget', async () => {
-      const out = await fetch(server.url('/images'));
+    it('converts 10,000 images', async function () {
+      // The largest conversion budget the setting allows: on a busy machine the default 10 s ran out (issue 16).
+      this.timeout(150_000);
+      const out = await fetch(server.url('/images'), webFetchConfig({ conversionTimeoutMs: 120_000 }));
       assert.equal(out.value.format, 'markdown');
       assert.ok(out.value.markdown.length < 1000); // images without alt text carry no words
     });
@@ -283,10 +283,12 @@ describe('web_fetch tool', function () {
     });
 
     it('returns the part that arrived when the server stalls after the headers', async () => {
-      const out = await fetch(server.url('/stall-body'), webFetchConfig({ fetchTimeoutMs: 400 }));
+      // The smallest budget the setting allows (the headers must still arrive within it; web/httpClient.test.ts
+      // checks the same cut with a deadline the test controls).
+      const out = await fetch(server.url('/stall-body'), webFetchConfig({ fetchTimeoutMs: 1_000 }));
       assert.equal(out.value.cut, 'timeout');
       assert.equal(out.value.markdown, 'first part, ');
-      assert.match(out.text, /Note: the server was still sending when the 0\.4 s fetch timeout ran out/);
+      assert.match(out.text, /Note: the server was still sending when the 1 s fetch timeout ran out/);
     });
 
     it('aborts the socket when the caller cancels', async () => {
