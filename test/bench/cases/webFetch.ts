@@ -104,7 +104,7 @@ export async function benchWebFetch(options: { runs?: number } = {}): Promise<We
       for (let r = 0; r < runs; r++) {
         const start = performance.now();
         await pool.render(
-          { bytes, contentType: 'text/html; charset=utf-8', kind: 'html', sniffMarkup: true, url, maxChars: config.webFetch.fetchMaxOutputChars, extractMainContent: true },
+          { bytes: Buffer.from(bytes), contentType: 'text/html; charset=utf-8', kind: 'html', sniffMarkup: true, url, rawChars: config.webFetch.fetchMaxOutputChars, extractMainContent: true },
           config.webFetch.conversionTimeoutMs,
           new AbortController().signal,
         );
@@ -135,8 +135,12 @@ export async function benchWebFetch(options: { runs?: number } = {}): Promise<We
     { page: 'long-form feature, 90 kB', html: articlePage(90_000, 33, 'How undersea cables carry the internet').html },
   ].map(({ page, html }) => {
     const base = { baseUrl: 'https://news.example/story', extractMainContent: false };
-    const whole = Math.ceil(htmlToMarkdown(html, base).markdown.length / 4);
-    const extracted = Math.ceil(htmlToMarkdown(html, { ...base, extractMainContent: true }).markdown.length / 4);
+    const chars = (extractMainContent: boolean): number => {
+      const c = htmlToMarkdown(html, { ...base, extractMainContent });
+      return c.mode === 'markdown' ? c.markdown.length : 0;
+    };
+    const whole = Math.ceil(chars(false) / 4);
+    const extracted = Math.ceil(chars(true) / 4);
     return { page, wholeTokens: whole, extractedTokens: extracted, savedPercent: round((1 - extracted / whole) * 100) };
   });
 

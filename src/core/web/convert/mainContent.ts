@@ -1,0 +1,188 @@
+import { Readability } from '@mozilla/readability';
+
+/**
+ * Which part of a page was converted:
+ * - `readability`: the article @mozilla/readability found (Firefox Reader View's algorithm);
+ * - `main`, `article`, `role-main`: no article was kept, so the page's `<main>`, its largest `<article>`, or
+ *   its element with `role="main"`, without the navigation and sidebars inside it;
+ * - `body-cleaned`: the whole body without its navigation, site header and footer, sidebars and cookie or
+ *   consent banners;
+ * - `body`: the whole body (main-content extraction is off).
+ */
+export type ContentSource = 'readability' | 'main' | 'article' | 'role-main' | 'body-cleaned' | 'body';
+
+/** The part of a page chosen for conversion. */
+export interface MainContent {
+  readonly root: Element;
+  readonly source: ContentSource;
+  /** Readability's title for the article; '' for the other sources. */
+  readonly title: string;
+  /** Characters of text (whitespace collapsed) in `root`. */
+  readonly contentChars: number;
+}
+
+/**
+ * Readability's article is used only when it holds at least this many characters of text, or half of the
+ * page's content text when that is shorter (Scout's choice: a 427-character news brief is an article; a
+ * caption-sized fragment is not). Also Readability's own `charThreshold`, so its first pass accepts a short
+ * article instead of retrying with looser rules and returning something larger, such as a comment thread.
+ */
+export const MIN_ARTICLE_CHARS = 200;
+
+/**
+ * ...and at least this share of the page's content text: its text outside navigation, site header and
+ * footer, sidebars, banners, comment threads and "related"/share/newsletter blocks (see
+ * {@link contentTextLength}). Less means Readability picked one item of a listing, and the fallback chain
+ * shows the whole listing instead. Scout's choice, from the generated corpus in test/helpers/webCorpus.ts.
+ */
+export const MIN_ARTICLE_SHARE = 0.25;
+
+/**
+ * ...and at most this share of all the page's text. More means Readability found no article and fell back to
+ * (nearly) the whole body, navigation included; the fallback chain then does better, as it leaves navigation
+ * out. Scout's choice.
+ */
+export const MAX_ARTICLE_SHARE_OF_PAGE = 0.9;
+
+/** A fallback candidate is used when it holds at least this share of the cleaned body's text. */
+const MIN_CANDIDATE_SHARE = 0.5;
+
+/**
+ * Whether Readability's article, holding `articleChars` characters of text, is used for a page with
+ * `contentChars` characters of content text (see {@link MIN_ARTICLE_SHARE}) and `pageChars` in all.
+ */
+export function keepsArticle(articleChars: number, contentChars: number, pageChars: number): boolean {
+  return (
+    articleChars > 0 &&
+    articleChars >= Math.min(MIN_ARTICLE_CHARS, contentChars / 2) &&
+    articleChars >= contentChars * MIN_ARTICLE_SHARE &&
+    articleChars <= pageChars * MAX_ARTICLE_SHARE_OF_PAGE
+  );
+}
+
+/** Navigation and sidebars: never content, wherever they are. */
+const NAVIGATION = 'nav, aside, [role="navigation"], [role="complementary"], [role="search"], [role="menubar"]';
+/** The site's own header and footer: chrome outside an article or main element, content inside one (HTML §4.3.8). */
+const SITE_HEADER_FOOTER = 'header, footer, [role="banner"], [role="contentinfo"]';
+
+/**
+ * Class and id words of cookie and consent banners (the common consent platforms' own names among them). An
+ * element named so is removed unless it holds the page's main or article element, or more text than a banner
+ * has ({@link MAX_BANNER_CHARS}), so a site wrapper named `cookies-accepted` keeps its page.
+ */
+const CONSENT_NAMES = /cookie|consent|gdpr|onetrust|cookiebot|didomi|quantcast|truste|usercentrics|\bcmp\b|cc-(?:window|banner)|privacy-(?:banner|notice|prompt|popup)/i;
+const MAX_BANNER_CHARS = 5000;
+
+/**
+ * Class and id words of sign-up prompts (newsletter boxes, subscription and paywall offers) that sites put
+ * inside the article itself. Removed when they hold at most {@link MAX_PROMPT_CHARS} characters of text.
+ */
+const PROMPT_NAMES = /newsletter|sign-?up|subscribe|subscription|paywall-(?:offer|prompt)/i;
+const MAX_PROMPT_CHARS = 500;
+
+/** Class and id words of comment threads, and of the "related", share and sign-up blocks around an article. */
+const AROUND_ARTICLE_NAMES = /comment|disqus|discussion|respond|replies|related|recommend|promo|newsletter|share|social|sponsor|outbrain|taboola|sidebar|breadcrumb|menu|masthead/i;
+
+function nameOf(el: Element): string {
+  return `${el.getAttribute('id') ?? ''} ${el.getAttribute('class') ?? ''}`;
+}
+
+/**
+ * Removes cookie and consent banners ({@link CONSENT_NAMES}) and sign-up prompts ({@link PROMPT_NAMES}) from
+ * `document`'s body: text that is never the page's content, wherever it sits.
+ */
+export function removeBanners(document: Document): void {
+  for (const el of Array.from(document.body.querySelectorAll('[id], [class]'))) {
+    if (!el.isConnected) continue;
+    const name = nameOf(el);
+    const limit = CONSENT_NAMES.test(name) ? MAX_BANNER_CHARS : PROMPT_NAMES.test(name) ? MAX_PROMPT_CHARS : -1;
+    if (limit < 0 || el.querySelector('main, article, [role="main"]') || textLength(el) > limit) continue;
+    el.remove();
+  }
+}
+
+/**
+ * Runs Readability on `document` (which it rearranges) and returns its article when {@link keepsArticle}
+ * accepts it, measured against `contentChars` and `pageChars`, the content text and all the text of the
+ * document before Readability ran.
+ */
+export function readabilityArticle(document: Document, contentChars: number, pageChars: number): MainContent | undefined {
+  const article = new Readability<Element>(document, { keepClasses: true, charThreshold: MIN_ARTICLE_CHARS, serializer: (node) => node as Element }).parse();
+  const root = article?.content;
+  if (!root) return undefined;
+  const articleChars = textLength(root);
+  if (!keepsArticle(articleChars, contentChars, pageChars)) return undefined;
+  return { root, source: 'readability', title: normaliseSpace(article.title ?? ''), contentChars: articleChars };
+}
+
+/**
+ * The fallback chain when Readability's article is not used (issue 11): the page's `<main>`, else its
+ * `<article>` holding the most text, else its `role="main"` element, each used when it holds at least half of
+ * the cleaned body's text and with the navigation and sidebars inside it removed; else the body without
+ * navigation, site header and footer, and sidebars. Cookie and consent banners must already be gone
+ * ({@link removeBanners}). Rearranges `document`.
+ */
+export function fallbackContent(document: Document): MainContent {
+  const body = document.body;
+  const bodyChars = textLength(body, isChrome);
+  const candidates: [ContentSource, string][] = [
+    ['main', 'main'],
+    ['article', 'article'],
+    ['role-main', '[role="main"]'],
+  ];
+  for (const [source, selector] of candidates) {
+    let best: { el: Element; chars: number } | undefined;
+    for (const el of Array.from(body.querySelectorAll(selector))) {
+      const chars = textLength(el, isNavigation);
+      if (!best || chars > best.chars) best = { el, chars };
+    }
+    if (best && best.chars > 0 && best.chars >= bodyChars * MIN_CANDIDATE_SHARE) {
+      for (const el of Array.from(best.el.querySelectorAll(NAVIGATION))) el.remove();
+      return { root: best.el, source, title: '', contentChars: best.chars };
+    }
+  }
+  for (const el of Array.from(body.querySelectorAll(`${NAVIGATION}, ${SITE_HEADER_FOOTER}`))) if (el.isConnected && isChrome(el)) el.remove();
+  return { root: body, source: 'body-cleaned', title: '', contentChars: bodyChars };
+}
+
+/**
+ * Characters of the page's content text: the body's text without navigation, site header and footer,
+ * sidebars, comment threads and the blocks named like "related", share or newsletter blocks. The measure
+ * {@link keepsArticle} compares Readability's article with.
+ */
+export function contentTextLength(body: Element): number {
+  return textLength(body, (el) => isChrome(el) || AROUND_ARTICLE_NAMES.test(nameOf(el)));
+}
+
+function isNavigation(el: Element): boolean {
+  return el.matches(NAVIGATION);
+}
+
+/** Navigation, sidebars, and a header or footer that is not inside an article or main element. */
+function isChrome(el: Element): boolean {
+  return el.matches(NAVIGATION) || (el.matches(SITE_HEADER_FOOTER) && !el.parentElement?.closest('article, main, [role="main"]'));
+}
+
+/**
+ * Characters of text under `root` with whitespace runs counted as one space, leaving out subtrees whose root
+ * element `skip` accepts. Iterative, so deep pages cannot overflow the stack.
+ */
+export function textLength(root: Element, skip?: (el: Element) => boolean): number {
+  let chars = 0;
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === 3) {
+      const text = normaliseSpace(node.textContent ?? '');
+      if (text !== '') chars += text.length + 1;
+      continue;
+    }
+    if (node.nodeType !== 1 || (node !== root && skip?.(node as Element))) continue;
+    for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
+  }
+  return chars;
+}
+
+export function normaliseSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
