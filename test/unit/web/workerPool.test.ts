@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { createWebFetchTool } from '../../../src/core/web/fetch/tool';
 import { ConvertWorkerPool, MAX_CONVERT_WORKERS, type RenderResult } from '../../../src/core/web/convert/workerPool';
-import type { ConvertedMessage, RenderMessage, RenderRequest } from '../../../src/core/web/convert/render';
+import type { ConvertedMessage, ReadyMessage, RenderMessage, RenderRequest } from '../../../src/core/web/convert/render';
 import type { DuckDuckGoPage } from '../../../src/core/web/search/providers/duckduckgoPage';
 import { pdfDocument } from '../../helpers/pdfFixtures';
 import { builtConvertWorker, webToolEnv } from '../../helpers/webFetchEnv';
@@ -141,10 +141,10 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.equal(pool.size, 1);
     });
 
-    it('has no text when the worker cannot start', async () => {
+    it('keeps the body when the worker cannot load its script (it was never sent), and decodes its start here', async () => {
       const broken = poolOf('/nonexistent/convertWorker.js');
       const result = await broken.render(request('<p>ok ✓</p>'), 5000, never);
-      assert.deepEqual([result.failure, result.text, result.page], ['worker-error', '', null]);
+      assert.deepEqual([result.failure, result.text, result.page, result.charsetSource], ['worker-error', '<p>ok ✓</p>', null, 'fallback']);
     });
   });
 
@@ -222,14 +222,14 @@ describe('web/convert ConvertWorkerPool', function () {
       const worker = new Worker(builtConvertWorker());
       try {
         const message: RenderRequest = { bytes, contentType: 'application/pdf', kind: 'pdf', sniffMarkup: false, url: 'https://example.com/a.pdf', rawChars: 1000, extractMainContent: true, deadline };
-        const reply = new Promise<RenderMessage>((resolve, reject) => {
-          worker.once('message', resolve);
+        const reply = new Promise<ConvertedMessage>((resolve, reject) => {
+          worker.on('message', (m: RenderMessage | ReadyMessage) => {
+            if (m.type === 'ready') worker.postMessage(message);
+            else if (m.type === 'converted') resolve(m);
+          });
           worker.once('error', reject);
         });
-        worker.postMessage(message);
-        const m = await reply;
-        assert.equal(m.type, 'converted');
-        return (m as ConvertedMessage).page;
+        return (await reply).page;
       } finally {
         await worker.terminate();
       }

@@ -4,7 +4,7 @@ import { ToolError } from '../../errors';
 import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 import type { CharsetSource } from '../http/charset';
 import { displayText } from './displayText';
-import type { ConvertedPage, RenderMessage, RenderRequest, WorkerTaskRequest } from './render';
+import { isReady, type ConvertedPage, type ReadyMessage, type RenderMessage, type RenderRequest, type WorkerTaskRequest } from './render';
 
 /** What the worker produced for one body, or what Scout fell back to. */
 export interface RenderResult {
@@ -79,6 +79,10 @@ export class ConvertWorkerPool {
   /** Idle workers, the most recently used last (taken first, so surplus ones retire). */
   private readonly idle: IdleWorker[] = [];
   private readonly queue: Task[] = [];
+  /** Workers that have loaded their script and said so ({@link ReadyMessage}). */
+  private readonly loaded = new WeakSet<Worker>();
+  /** For a worker that has not said so yet: how to send it the request it was given. */
+  private readonly waiting = new Map<Worker, () => void>();
 
   /**
    * @param scriptPath absolute path of dist/convertWorker.js
@@ -192,7 +196,8 @@ export class ConvertWorkerPool {
         }
         complete();
       };
-      const onMessage = (m: M): void => {
+      const onMessage = (m: M | ReadyMessage): void => {
+        if (isReady(m)) return;
         const result = handle.reply(m);
         if (result !== undefined) finish(true, () => resolve(result));
       };
@@ -204,8 +209,15 @@ export class ConvertWorkerPool {
           worker.on('message', onMessage);
           worker.on('error', onFailure);
           worker.on('exit', onFailure);
-          const { message, transfer } = outgoing();
-          worker.postMessage(message, transfer);
+          const send = (): void => {
+            if (settled) return;
+            const { message, transfer } = outgoing();
+            given.postMessage(message, transfer);
+          };
+          // A new worker gets the request only once it has loaded its script: one that cannot load it has
+          // then taken nothing (a transferred body would be lost with it).
+          if (this.loaded.has(given)) send();
+          else this.waiting.set(given, send);
         },
       };
       const timer = setTimeout(() => finish(false, () => resolve(handle.fallBack('timeout'))), timeoutMs);
@@ -248,7 +260,17 @@ export class ConvertWorkerPool {
     const worker = new Worker(this.scriptPath, { resourceLimits: RESOURCE_LIMITS });
     this.workers.add(worker);
     worker.on('error', () => undefined);
+    const onReady = (m: unknown): void => {
+      if (!isReady(m)) return;
+      worker.off('message', onReady);
+      this.loaded.add(worker);
+      const send = this.waiting.get(worker);
+      this.waiting.delete(worker);
+      send?.();
+    };
+    worker.on('message', onReady);
     worker.once('exit', () => {
+      this.waiting.delete(worker);
       this.workers.delete(worker);
       const index = this.idle.findIndex((entry) => entry.worker === worker);
       if (index >= 0) clearTimeout(this.idle.splice(index, 1)[0]!.timer);

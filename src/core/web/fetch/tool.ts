@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { parseArguments } from '../../args';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../../tool';
+import { showControlPictures } from '../../controlCharacters';
 import { quoteValue, ToolError } from '../../errors';
 import { countOf, saveCompleteResult, type SavedResult } from '../../spill';
 import { classifyContent } from '../convert/contentKind';
@@ -116,7 +117,8 @@ async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorke
     guard,
   });
   const contentType = headerValue(res.headers['content-type']);
-  const base = { finalUrl: res.url, status: res.status, contentType, bytes: res.body.length, cut: res.cut, redirectTo: null };
+  // A header value may hold C1 controls (obs-text bytes, decoded as Latin-1): shown as escapes in the value too.
+  const base = { finalUrl: res.url, status: res.status, contentType: showControlPictures(contentType), bytes: res.body.length, cut: res.cut, redirectTo: null };
   const notes = [...redirectNotes(res), ...cutNotes(res.cut, config.fetchTimeoutMs), ...statusNotes(res)];
   const plain = (format: WebFetchFormat, body: string): PageBody => ({ body, format, content: null, notes: [], sourceTruncated: false });
 

@@ -406,6 +406,17 @@ describe('web_fetch tool', function () {
       assert.match(out.text, /Note: the server was still sending when the 0\.4 s fetch timeout ran out/);
     });
 
+    it('starts the conversion budget when the download ends, so the two budgets add up (a server that holds the socket open)', async () => {
+      // The whole page arrives at once and the socket stays open: the download runs into fetchTimeoutMs, and
+      // the page is still converted within conversionTimeoutMs (the largest the setting allows, so load cannot
+      // make the test fail).
+      const out = await fetch(server.url('/head-heavy-then-stall'), webFetchConfig({ fetchTimeoutMs: 3000, conversionTimeoutMs: 120_000 }));
+      assert.deepEqual([out.value.cut, out.value.format, out.value.content], ['timeout', 'markdown', 'readability']);
+      assert.match(out.text, /\nNote: the server was still sending when the 3 s fetch timeout ran out; the body is incomplete\.\n/);
+      const text = markdownText(out.value.markdown);
+      assert.ok(text.includes(HEAD_HEAVY.firstParagraph) && text.includes(HEAD_HEAVY.lastParagraph));
+    });
+
     it('aborts the socket when the caller cancels', async () => {
       const controller = new AbortController();
       const closed = server.nextSocketClose();
