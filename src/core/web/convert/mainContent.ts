@@ -60,10 +60,12 @@ export function keepsArticle(articleChars: number, contentChars: number, pageCha
   );
 }
 
-/** Navigation and sidebars: never content, wherever they are. */
-const NAVIGATION = 'nav, aside, [role="navigation"], [role="complementary"], [role="search"], [role="menubar"]';
+/** Navigation and sidebars, by element and by ARIA role: never content, wherever they are. */
+const NAVIGATION_ELEMENTS = new Set(['NAV', 'ASIDE']);
+const NAVIGATION_ROLES = new Set(['navigation', 'complementary', 'search', 'menubar']);
 /** The site's own header and footer: chrome outside an article or main element, content inside one (HTML §4.3.8). */
-const SITE_HEADER_FOOTER = 'header, footer, [role="banner"], [role="contentinfo"]';
+const HEADER_FOOTER_ELEMENTS = new Set(['HEADER', 'FOOTER']);
+const HEADER_FOOTER_ROLES = new Set(['banner', 'contentinfo']);
 
 /**
  * Class and id words of cookie and consent banners (the common consent platforms' own names among them). An
@@ -137,11 +139,11 @@ export function fallbackContent(document: Document): MainContent {
       if (!best || chars > best.chars) best = { el, chars };
     }
     if (best && best.chars > 0 && best.chars >= bodyChars * MIN_CANDIDATE_SHARE) {
-      for (const el of Array.from(best.el.querySelectorAll(NAVIGATION))) el.remove();
+      removeWhere(best.el, isNavigation);
       return { root: best.el, source, title: '', contentChars: best.chars };
     }
   }
-  for (const el of Array.from(body.querySelectorAll(`${NAVIGATION}, ${SITE_HEADER_FOOTER}`))) if (el.isConnected && isChrome(el)) el.remove();
+  removeWhere(body, isChrome);
   return { root: body, source: 'body-cleaned', title: '', contentChars: bodyChars };
 }
 
@@ -154,13 +156,36 @@ export function contentTextLength(body: Element): number {
   return textLength(body, (el) => isChrome(el) || AROUND_ARTICLE_NAMES.test(nameOf(el)));
 }
 
+/** The element's ARIA role: the first token of its `role` attribute, lower-cased. */
+function roleOf(el: Element): string {
+  return (el.getAttribute('role') ?? '').trim().split(/\s+/)[0]!.toLowerCase();
+}
+
 function isNavigation(el: Element): boolean {
-  return el.matches(NAVIGATION);
+  return NAVIGATION_ELEMENTS.has(el.nodeName) || (el.hasAttribute('role') && NAVIGATION_ROLES.has(roleOf(el)));
 }
 
 /** Navigation, sidebars, and a header or footer that is not inside an article or main element. */
 function isChrome(el: Element): boolean {
-  return el.matches(NAVIGATION) || (el.matches(SITE_HEADER_FOOTER) && !el.parentElement?.closest('article, main, [role="main"]'));
+  if (isNavigation(el)) return true;
+  if (!HEADER_FOOTER_ELEMENTS.has(el.nodeName) && !(el.hasAttribute('role') && HEADER_FOOTER_ROLES.has(roleOf(el)))) return false;
+  for (let p = el.parentElement; p; p = p.parentElement) if (p.nodeName === 'ARTICLE' || p.nodeName === 'MAIN' || roleOf(p) === 'main') return false;
+  return true;
+}
+
+/** Removes the elements under `root` that `test` accepts (the outermost of nested ones). */
+function removeWhere(root: Element, test: (el: Element) => boolean): void {
+  const found: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    if (el !== root && test(el)) {
+      found.push(el);
+      continue;
+    }
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  for (const el of found) el.remove();
 }
 
 /**
@@ -173,8 +198,8 @@ export function textLength(root: Element, skip?: (el: Element) => boolean): numb
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (node.nodeType === 3) {
-      const text = normaliseSpace(node.textContent ?? '');
-      if (text !== '') chars += text.length + 1;
+      const length = collapsedLength(node.textContent ?? '');
+      if (length > 0) chars += length + 1;
       continue;
     }
     if (node.nodeType !== 1 || (node !== root && skip?.(node as Element))) continue;
@@ -183,6 +208,27 @@ export function textLength(root: Element, skip?: (el: Element) => boolean): numb
   return chars;
 }
 
+/** `normaliseSpace(text).length`, without making the string. */
+function collapsedLength(text: string): number {
+  let length = 0;
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    if (isSpace(text.charCodeAt(i))) {
+      space = length > 0;
+    } else {
+      length += space ? 2 : 1;
+      space = false;
+    }
+  }
+  return length;
+}
+
+/** What `\s` matches in a regular expression (ECMAScript WhiteSpace and LineTerminator). */
+function isSpace(c: number): boolean {
+  return (c >= 0x09 && c <= 0x0d) || c === 0x20 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** `text` with runs of whitespace made one space, and trimmed. */
 export function normaliseSpace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
