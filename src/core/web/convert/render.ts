@@ -57,18 +57,6 @@ export interface ConvertedMessage {
 
 export type RenderMessage = DecodedMessage | ConvertedMessage;
 
-/** Posted once by a worker when it has loaded its script and is ready for requests. */
-export interface ReadyMessage {
-  readonly type: 'ready';
-}
-
-export const READY: ReadyMessage = { type: 'ready' };
-
-/** True for a {@link ReadyMessage}. */
-export function isReady(message: unknown): message is ReadyMessage {
-  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'ready';
-}
-
 /**
  * A task of another kind than rendering, answered with one message (`ConvertWorkerPool.task`): parsing an
  * HTML page that is not shown as Markdown, such as a search provider's result page. The converter knows

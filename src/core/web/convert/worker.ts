@@ -5,7 +5,8 @@
 // reply. It handles one request at a time: the pool sends the next only after the answer.
 import { parentPort } from 'node:worker_threads';
 import { parseDuckDuckGoPage, type DuckDuckGoPageRequest } from '../search/providers/duckduckgoPage';
-import { READY, render, type RenderRequest, type WorkerTaskRequest } from './render';
+import { render, type RenderRequest, type WorkerTaskRequest } from './render';
+import { READY } from './workerReady';
 
 parentPort?.on('message', (request: RenderRequest | WorkerTaskRequest) => {
   if ('task' in request) parentPort!.postMessage(parseDuckDuckGoPage(request as DuckDuckGoPageRequest));

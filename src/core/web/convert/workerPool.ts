@@ -4,7 +4,8 @@ import { ToolError } from '../../errors';
 import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 import type { CharsetSource } from '../http/charset';
 import { displayText } from './displayText';
-import { isReady, type ConvertedPage, type ReadyMessage, type RenderMessage, type RenderRequest, type WorkerTaskRequest } from './render';
+import type { ConvertedPage, RenderMessage, RenderRequest, WorkerTaskRequest } from './render';
+import { isReady, type ReadyMessage } from './workerReady';
 
 /** What the worker produced for one body, or what Scout fell back to. */
 export interface RenderResult {

@@ -23,7 +23,11 @@ export interface FetchOutputParts {
   readonly status: number;
   /** Short sentences shown as `Note: …` header lines (the untrusted-data reminder is added first). */
   readonly notes: readonly string[];
-  /** The whole body, display-safe (see convert/displayText.ts). */
+  /**
+   * The whole body, already display-safe (convert/displayText.ts): the worker makes every page text so, and
+   * web_fetch's own messages pass through it. Not scanned again here, which would cost the calling thread a
+   * pass over every character shown.
+   */
   readonly body: string;
   /** True when `body` is already incomplete: only the start of the page's raw source. */
   readonly sourceTruncated: boolean;
@@ -79,8 +83,9 @@ export function completeFetchText(parts: FetchOutputParts): string {
  * ```
  *
  * The first line is the seed's header; `Source:` and `Note:` lines complete the header before the blank
- * line. Control characters in the header (a reason phrase, a content type) and in the body are shown as
- * control pictures, so page text cannot move or forge the header, on a terminal or in the model's context.
+ * line. Control characters in the header (a reason phrase, a content type) are shown as control pictures,
+ * and the body is display-safe already, so page text cannot move or forge the header, on a terminal or in the
+ * model's context.
  *
  * The whole text is at most `maxChars` (seed 004 `fetchMaxOutputChars`): the body is cut to fit together with
  * the header and the notice, never splitting a surrogate pair. `saved` is where the complete result went, when
@@ -97,7 +102,7 @@ export function formatFetchOutput(parts: FetchOutputParts, maxChars: number, sav
       ? `\n\n(Content truncated: this result shows the start of the page's ${countOf(parts.body.length, 'character')}. ${saved.sentence})`
       : '\n\n(Content truncated: the page is longer than Scout shows in one result. Fetch a more specific URL, such as a sub-page, one page of a listing or a raw file, to read the rest.)';
   }
-  const body = showControlPictures(fits ? parts.body : cutAtCodePoint(parts.body, Math.max(0, maxChars - header - notice.length)).trimEnd(), true);
+  const body = fits ? parts.body : cutAtCodePoint(parts.body, Math.max(0, maxChars - header - notice.length)).trimEnd();
   const sourceId = sourceIdOf(parts.finalUrl, body);
   const text = `${firstLine}\nSource: ${sourceId}\n${noteLines}\n\n${body}${notice}`;
   return { text: cutAtCodePoint(text, maxChars), body, sourceId, truncated: !fits };

@@ -125,7 +125,7 @@ async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorke
   if (res.redirectTo !== null) {
     refuseBlockedTarget(res.redirectTo, guard, res.url);
     const body = `The server redirects (HTTP ${res.status}) to another origin: ${res.redirectTo}\nScout follows redirects only within the same origin, or from http to https on the same host. If that destination is what you need, call web_fetch with it.`;
-    return finish(env, { ...base, redirectTo: res.redirectTo }, notes, plain('redirect', body));
+    return finish(env, { ...base, redirectTo: res.redirectTo }, notes, plain('redirect', displayText(body)));
   }
 
   const kind = classifyContent(res.body, contentType);
@@ -171,7 +171,7 @@ function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, convers
   else if (page?.kind === 'html' && page.conversion.mode === 'raw-error') why = `converting the HTML failed (${page.conversion.error})`;
   else if (rendered.failure === 'timeout') why = `converting the ${kind === 'html' ? 'HTML' : 'text'} took longer than ${budget}`;
   else why = 'the converter stopped unexpectedly';
-  if (rendered.text === '') return { body: `(Nothing can be shown: ${why}, before the page was decoded.)`, format: kind === 'html' ? 'raw-html' : 'text', content: null, notes: [], sourceTruncated: false };
+  if (rendered.text === '') return { body: displayText(`(Nothing can be shown: ${why}, before the page was decoded.)`), format: kind === 'html' ? 'raw-html' : 'text', content: null, notes: [], sourceTruncated: false };
   const shown = kind === 'html' ? 'the raw HTML is shown' : 'its start is shown unconverted';
   return { body: rendered.text, format: kind === 'html' ? 'raw-html' : 'text', content: null, notes: [`${why}, so ${shown}.`], sourceTruncated: rendered.truncated };
 }
