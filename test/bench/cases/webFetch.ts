@@ -50,6 +50,11 @@ export interface PageFigures {
   readonly callMs: Stats;
   readonly conversionMs: Stats;
   readonly maxStallMs: number;
+  /**
+   * The same measure around the conversions alone (the calling thread only posts the body and receives the
+   * result): the floor that the machine's load and the worker's own CPU use set under `maxStallMs`.
+   */
+  readonly conversionStallMs: number;
   /** Median time the calling thread's event loop was busy during one warm call (`eventLoopUtilization().active`). */
   readonly mainThreadBusyMs: number;
   readonly outputChars: number;
@@ -114,7 +119,9 @@ export async function benchWebFetch(options: { runs?: number } = {}): Promise<We
       const warm = [];
       for (let r = 0; r < runs; r++) warm.push(await call());
       const conversions: number[] = [];
+      const conversionDelay = monitorEventLoopDelay({ resolution: 1 });
       for (let r = 0; r < runs; r++) {
+        conversionDelay.enable();
         const start = performance.now();
         await pool.render(
           { bytes: Buffer.from(bytes), contentType: 'text/html; charset=utf-8', kind: 'html', sniffMarkup: true, url, rawChars: config.webFetch.fetchMaxOutputChars, extractMainContent: true },
@@ -122,6 +129,7 @@ export async function benchWebFetch(options: { runs?: number } = {}): Promise<We
           new AbortController().signal,
         );
         conversions.push(performance.now() - start);
+        conversionDelay.disable();
       }
       figures.push({
         name: page.name,
@@ -131,6 +139,7 @@ export async function benchWebFetch(options: { runs?: number } = {}): Promise<We
         callMs: roundStats(summarize(warm.map((w) => w.ms))),
         conversionMs: roundStats(summarize(conversions)),
         maxStallMs: round(Math.max(cold.stallMs, ...warm.map((w) => w.stallMs))),
+        conversionStallMs: round(conversionDelay.max / 1e6),
         mainThreadBusyMs: round(summarize(warm.map((w) => w.busyMs)).median),
         outputChars: cold.text.length,
         spilledChars: cold.spilledChars,

@@ -51,7 +51,7 @@ export async function webFetchCase(ctx: CaseContext): Promise<CaseResult> {
     facts: [
       ...r.pages.map(
         (p) =>
-          `${p.name}: ${p.htmlChars.toLocaleString('en-US')} chars of HTML → ${p.outputChars.toLocaleString('en-US')} chars of ${p.format}${p.truncated ? ` (cut; ${p.spilledChars.toLocaleString('en-US')} chars saved whole)` : ''}, first call ${p.coldMs} ms, calling thread busy ${p.mainThreadBusyMs} ms per warm call`,
+          `${p.name}: ${p.htmlChars.toLocaleString('en-US')} chars of HTML → ${p.outputChars.toLocaleString('en-US')} chars of ${p.format}${p.truncated ? ` (cut; ${p.spilledChars.toLocaleString('en-US')} chars saved whole)` : ''}, first call ${p.coldMs} ms, calling thread busy ${p.mainThreadBusyMs} ms per warm call, longest stall around the conversion alone ${p.conversionStallMs} ms`,
       ),
       `${ctx.runs} warm calls per page; idle event-loop noise floor ${r.idleStallMs} ms`,
       `generated corpus: ${a.pages} pages, mean word F1 ${a.meanF1} (precision ${a.meanPrecision}, recall ${a.meanRecall}); ${a.largePages} pages over 200,000 chars: ${a.largeMeanF1}; worst ${a.worst.name}: F1 ${a.worst.f1} (precision ${a.worst.precision}, recall ${a.worst.recall}, content ${a.worst.content})`,
