@@ -12,9 +12,9 @@
 import { seededRandom } from './seededRandom';
 
 /** The page layouts the generator knows; each imitates a common kind of site. */
-export type PageTemplate = 'news' | 'blog' | 'brief' | 'docs' | 'wiki' | 'spa';
+export type PageTemplate = 'news' | 'blog' | 'brief' | 'docs' | 'wiki' | 'spa' | 'legacy';
 
-export const PAGE_TEMPLATES: readonly PageTemplate[] = ['news', 'blog', 'brief', 'docs', 'wiki', 'spa'];
+export const PAGE_TEMPLATES: readonly PageTemplate[] = ['news', 'blog', 'brief', 'docs', 'wiki', 'spa', 'legacy'];
 
 export interface CorpusPage {
   /** `<template>-<seed>`, plus the sizes that matter. */
@@ -298,6 +298,11 @@ function asDivParagraph(block: Block, rand: Rand): Block {
   return { ...block, html: `<div class="${cls}" data-component="text-block">${block.html.slice(3, -4)}</div>` };
 }
 
+/** A paragraph as old pages write it: text and inline markup ended by `<br><br>`, with no element of its own. */
+function asBreakParagraph(block: Block): Block {
+  return { ...block, html: `${block.html.slice(3, -4)}<br><br>\n` };
+}
+
 const pick = <T>(rand: Rand, values: readonly T[]): T => values[Math.floor(rand() * values.length)]!;
 const between = (rand: Rand, min: number, max: number): number => Math.round(min + rand() * (max - min));
 
@@ -319,6 +324,7 @@ export function corpusPage(template: PageTemplate, seed: number, options: PageOp
     docs: { article: [2000, 20000], head: [10_000, 120_000], comments: [0, 0] },
     wiki: { article: [5000, 40000], head: [20_000, 90_000], comments: [0, 0] },
     spa: { article: [2000, 12000], head: [200_000, 900_000], comments: [0, 20] },
+    legacy: { article: [1500, 9000], head: [2000, 30_000], comments: [0, 0] },
   };
   const d = defaults[template];
   const articleChars = options.articleChars ?? between(rand, ...d.article);
@@ -329,9 +335,10 @@ export function corpusPage(template: PageTemplate, seed: number, options: PageOp
     ? options.paragraphs.map((text): Block => ({ html: `<p>${text}</p>`, text, paragraph: true }))
     : articleBlocks(rand, words, articleChars, extras && template !== 'brief');
   if (template === 'spa') blocks = blocks.map((b) => asDivParagraph(b, rand));
+  if (template === 'legacy') blocks = blocks.filter((b) => b.paragraph).map(asBreakParagraph);
 
   w.add(`<!DOCTYPE html><html lang="en">${heavyHead(rand, words, title, headChars, blocks.map((b) => b.text).join(' '))}<body class="${template}-page">`);
-  const consent = template !== 'docs' && template !== 'wiki' ? consentBanner(rand) : '';
+  const consent = template !== 'docs' && template !== 'wiki' && template !== 'legacy' ? consentBanner(rand) : '';
   if (consent) markers.push(MARKERS.consent);
   const consentFirst = rand() < 0.5;
   if (consent && consentFirst) w.add(consent);
@@ -396,6 +403,17 @@ export function corpusPage(template: PageTemplate, seed: number, options: PageOp
       writeBlocks();
       w.add(`</div><nav class="pagination-nav"><a href="/docs/prev">Previous</a> <a href="/docs/next">Next</a></nav></main>
 <aside class="toc-right"><p>On this page</p><ul>${blocks.filter((b) => b.html.startsWith('<h2')).map((b) => `<li><a href="#">${b.text}</a></li>`).join('')}</ul></aside></div>`);
+      break;
+    }
+    case 'legacy': {
+      // A table layout from before CSS: a link column, <font> tags, paragraphs separated only by <br><br>.
+      const column = Array.from({ length: 30 }, (_, i) => `<a href="/p${i}.html">${words.title()}</a><br>`).join('\n');
+      w.add(`<table width="100%" cellpadding="4"><tr><td colspan="2" bgcolor="#003366"><font color="white" size="5">The Ledger Gazette</font><br>
+<p class="toplinks">${MARKERS.menu}</p></td></tr><tr><td width="160" valign="top" bgcolor="#eeeeee"><font size="1">${column}</font></td>
+<td valign="top"><font face="Arial" size="4"><b>${title}</b></font><br><br><font face="Arial" size="2">`);
+      writeBlocks();
+      w.add(`</font></td></tr></table>`);
+      markers.push(MARKERS.menu);
       break;
     }
     case 'wiki': {
