@@ -143,12 +143,29 @@ describe('web/convert main content (issue 11)', () => {
     });
 
     it('removes consent banners by their names, but never a wrapper that holds the page', () => {
-      for (const banner of ['<div id="onetrust-consent-sdk"><p>Privacy choices text.</p></div>', '<div id="CybotCookiebotDialog"><p>Privacy choices text.</p></div>', '<section class="gdpr-notice"><p>Privacy choices text.</p></section>']) {
+      for (const banner of [
+        '<div id="onetrust-consent-sdk"><p>Privacy choices text.</p></div>',
+        '<div id="CybotCookiebotDialog"><p>Privacy choices text.</p></div>',
+        '<section class="gdpr-notice"><p>Privacy choices text.</p></section>',
+        '<div class="site-cookie-banner js-dismissable"><p>Privacy choices text.</p></div>',
+        '<div class="cc-window cc-floating"><p>Privacy choices text.</p></div>',
+      ]) {
         const result = extract(`<body>${banner}<main><h1>Page</h1>${items(20, 'entry')}</main></body>`);
         assert.ok(!result.markdown.includes('Privacy choices'), banner);
       }
       const wrapped = extract(`<body><div class="cookies-accepted"><main><h1>Page</h1>${items(20, 'entry')}</main></div></body>`);
       assert.ok(wrapped.markdown.includes('entry19()'));
+    });
+
+    it('keeps a post about cookies or newsletters: topic classes and content elements are not banners', () => {
+      const recipe = 'Cream the butter and sugar, fold in the flour and the chocolate, and bake the cookies for twelve minutes.';
+      for (const html of [
+        `<body>${nav}<article class="post tag-cookies category-newsletter"><h1>Chewy cookies</h1><p>${recipe}</p></article></body>`,
+        `<body>${nav}<div class="cookie-recipe"><h1>Chewy cookies</h1><p>${recipe}</p></div></body>`,
+        `<body>${nav}<main class="newsletter-archive"><h2>Issue 12</h2><p>${recipe}</p></main></body>`,
+      ]) {
+        assert.ok(extract(html).markdown.includes(recipe), html);
+      }
     });
   });
 });

@@ -68,18 +68,20 @@ const HEADER_FOOTER_ELEMENTS = new Set(['HEADER', 'FOOTER']);
 const HEADER_FOOTER_ROLES = new Set(['banner', 'contentinfo']);
 
 /**
- * Class and id words of cookie and consent banners (the common consent platforms' own names among them). An
- * element named so is removed unless it holds the page's main or article element, or more text than a banner
- * has ({@link MAX_BANNER_CHARS}), so a site wrapper named `cookies-accepted` keeps its page.
+ * Class and id names of cookie and consent banners: the common consent platforms' own names, a name holding
+ * "consent" or "gdpr", or "cookie" or "privacy" together with a banner word ("cookie-notice", "cookieBar",
+ * "privacy-popup"). Matched per name (one class, or the id), so `tag-cookies` (a blog post about baking) or
+ * `cookie-recipe` is not a banner.
  */
-const CONSENT_NAMES = /cookie|consent|gdpr|onetrust|cookiebot|didomi|quantcast|truste|usercentrics|\bcmp\b|cc-(?:window|banner)|privacy-(?:banner|notice|prompt|popup)/i;
+const CONSENT_NAME = /^(?:onetrust|optanon|ot-sdk|cybotcookiebot|cookiebot|didomi|qc-cmp|truste|usercentrics|cmp-|sp_message|fc-consent|cc-(?:window|banner|revoke))|consent|gdpr|(?:cookie|privacy)[-_]?(?:banner|notice|bar|popup|modal|dialog|law|message|alert|overlay|wall|prompt|warning|info|policy-banner)/i;
+/** Banners hold less text than this; an element named like one but holding more is kept (a site wrapper named `cookies-accepted`). */
 const MAX_BANNER_CHARS = 5000;
 
 /**
- * Class and id words of sign-up prompts (newsletter boxes, subscription and paywall offers) that sites put
- * inside the article itself. Removed when they hold at most {@link MAX_PROMPT_CHARS} characters of text.
+ * Names of sign-up prompts (newsletter boxes, subscription and paywall offers) that sites put inside the
+ * article itself. Removed when they hold at most {@link MAX_PROMPT_CHARS} characters of text.
  */
-const PROMPT_NAMES = /newsletter|sign-?up|subscribe|subscription|paywall-(?:offer|prompt)/i;
+const PROMPT_NAME = /newsletter|sign-?up|subscribe|subscription|paywall-(?:offer|prompt)/i;
 const MAX_PROMPT_CHARS = 500;
 
 /** Class and id words of comment threads, and of the "related", share and sign-up blocks around an article. */
@@ -90,15 +92,31 @@ function nameOf(el: Element): string {
 }
 
 /**
- * Removes cookie and consent banners ({@link CONSENT_NAMES}) and sign-up prompts ({@link PROMPT_NAMES}) from
- * `document`'s body: text that is never the page's content, wherever it sits.
+ * The element's own names that can mark it as chrome: its id and its classes, without the taxonomy classes
+ * blog engines put on a post (`tag-cookies`, `category-newsletter`), which describe its topic.
+ */
+function ownNames(el: Element): string[] {
+  return nameOf(el)
+    .split(/\s+/)
+    .filter((name) => name !== '' && !/^(?:tag|category|categories|topic|section)[-_]/i.test(name));
+}
+
+/** Elements that are the page's content by their own kind, whatever they are named. */
+function isContentElement(el: Element): boolean {
+  return el.nodeName === 'ARTICLE' || el.nodeName === 'MAIN' || roleOf(el) === 'main' || el.querySelector('main, article, [role="main"], h1') !== null;
+}
+
+/**
+ * Removes cookie and consent banners ({@link CONSENT_NAME}) and sign-up prompts ({@link PROMPT_NAME}) from
+ * `document`'s body: text that is never the page's content, wherever it sits. An article or main element, or
+ * one holding the page's `h1`, is never removed, whatever its name.
  */
 export function removeBanners(document: Document): void {
   for (const el of Array.from(document.body.querySelectorAll('[id], [class]'))) {
     if (!el.isConnected) continue;
-    const name = nameOf(el);
-    const limit = CONSENT_NAMES.test(name) ? MAX_BANNER_CHARS : PROMPT_NAMES.test(name) ? MAX_PROMPT_CHARS : -1;
-    if (limit < 0 || el.querySelector('main, article, [role="main"]') || textLength(el) > limit) continue;
+    const names = ownNames(el);
+    const limit = names.some((n) => CONSENT_NAME.test(n)) ? MAX_BANNER_CHARS : names.some((n) => PROMPT_NAME.test(n)) ? MAX_PROMPT_CHARS : -1;
+    if (limit < 0 || isContentElement(el) || textLength(el) > limit) continue;
     el.remove();
   }
 }
