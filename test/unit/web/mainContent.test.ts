@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { keepsArticle, MAX_ARTICLE_SHARE_OF_PAGE, MIN_ARTICLE_CHARS, MIN_ARTICLE_SHARE } from '../../../src/core/web/convert/mainContent';
+import { keepsArticle, MAX_ARTICLE_CHROME_SHARE, MIN_ARTICLE_CHARS, MIN_ARTICLE_SHARE } from '../../../src/core/web/convert/mainContent';
 import { htmlToMarkdown, type Conversion } from '../../../src/core/web/convert/markdown';
 import { markdownText } from '../../helpers/markdownText';
 import { corpusPage, type CorpusPage } from '../../helpers/webCorpus';
@@ -29,21 +29,28 @@ function textOf(chars: number, topic: string): string {
 describe('web/convert main content (issue 11)', () => {
   describe('keep-or-drop rule for Readability\'s article', () => {
     it('keeps a short article when it is most of the content text', () => {
-      assert.equal(keepsArticle(427, 600, 20_000), true); // the 427-character brief under a mega-menu
-      assert.equal(keepsArticle(512, 700, 120_000), true); // the 512-character post under a long comment thread
-      assert.equal(keepsArticle(MIN_ARTICLE_CHARS, MIN_ARTICLE_CHARS, 10_000), true);
-      assert.equal(keepsArticle(120, 200, 5000), true); // a tiny page: half of its content is enough
+      assert.equal(keepsArticle(427, 0, 600), true); // the 427-character brief under a mega-menu
+      assert.equal(keepsArticle(512, 0, 700), true); // the 512-character post under a long comment thread
+      assert.equal(keepsArticle(MIN_ARTICLE_CHARS, 0, MIN_ARTICLE_CHARS), true);
+      assert.equal(keepsArticle(120, 0, 200), true); // a tiny page: half of its content is enough
     });
 
     it('drops an empty article, a caption-sized fragment and one item of a listing', () => {
       assert.equal(keepsArticle(0, 0, 0), false);
-      assert.equal(keepsArticle(150, 5000, 8000), false);
-      assert.equal(keepsArticle(600, 600 / MIN_ARTICLE_SHARE + 100, 20_000), false);
+      assert.equal(keepsArticle(150, 0, 5000), false);
+      assert.equal(keepsArticle(600, 0, 600 / MIN_ARTICLE_SHARE + 100), false);
     });
 
-    it('drops an "article" that is nearly the whole page, navigation included', () => {
-      assert.equal(keepsArticle(950, 600, 1000), false);
-      assert.equal(keepsArticle(MAX_ARTICLE_SHARE_OF_PAGE * 1000, 600, 1000), true);
+    it('drops an "article" holding the page\'s menus (Readability\'s whole-body fallback), but not one with a small table of contents', () => {
+      assert.equal(keepsArticle(1600, 330, 1300), false);
+      assert.equal(keepsArticle(300_000, MAX_ARTICLE_CHROME_SHARE * 300_000, 310_000), true);
+    });
+
+    it('keeps a 300,000-character article whose page has proportionally little around it', () => {
+      const page = corpusPage('news', 5, { articleChars: 300_000, headChars: 400_000 });
+      const result = extract(page.html);
+      assert.equal(result.content, 'readability');
+      assertArticleOnly(page, result.markdown);
     });
   });
 

@@ -38,25 +38,27 @@ export const MIN_ARTICLE_CHARS = 200;
 export const MIN_ARTICLE_SHARE = 0.25;
 
 /**
- * ...and at most this share of all the page's text. More means Readability found no article and fell back to
- * (nearly) the whole body, navigation included; the fallback chain then does better, as it leaves navigation
- * out. Scout's choice.
+ * ...and at most this share of its own text in navigation, sidebars or the site's header and footer. More
+ * means Readability found no article and fell back to the whole body, menus included; the fallback chain then
+ * does better, as it leaves them out. A table of contents inside a long article stays well under it. Scout's
+ * choice.
  */
-export const MAX_ARTICLE_SHARE_OF_PAGE = 0.9;
+export const MAX_ARTICLE_CHROME_SHARE = 0.1;
 
 /** A fallback candidate is used when it holds at least this share of the cleaned body's text. */
 const MIN_CANDIDATE_SHARE = 0.5;
 
 /**
- * Whether Readability's article, holding `articleChars` characters of text, is used for a page with
- * `contentChars` characters of content text (see {@link MIN_ARTICLE_SHARE}) and `pageChars` in all.
+ * Whether Readability's article is used: it holds `articleChars` characters of text, `chromeChars` of them in
+ * navigation, sidebars or the site's header and footer, on a page with `contentChars` characters of content
+ * text (see {@link MIN_ARTICLE_SHARE}).
  */
-export function keepsArticle(articleChars: number, contentChars: number, pageChars: number): boolean {
+export function keepsArticle(articleChars: number, chromeChars: number, contentChars: number): boolean {
   return (
     articleChars > 0 &&
     articleChars >= Math.min(MIN_ARTICLE_CHARS, contentChars / 2) &&
     articleChars >= contentChars * MIN_ARTICLE_SHARE &&
-    articleChars <= pageChars * MAX_ARTICLE_SHARE_OF_PAGE
+    chromeChars <= articleChars * MAX_ARTICLE_CHROME_SHARE
   );
 }
 
@@ -123,15 +125,14 @@ export function removeBanners(document: Document): void {
 
 /**
  * Runs Readability on `document` (which it rearranges) and returns its article when {@link keepsArticle}
- * accepts it, measured against `contentChars` and `pageChars`, the content text and all the text of the
- * document before Readability ran.
+ * accepts it, measured against `contentChars`, the content text of the document before Readability ran.
  */
-export function readabilityArticle(document: Document, contentChars: number, pageChars: number): MainContent | undefined {
+export function readabilityArticle(document: Document, contentChars: number): MainContent | undefined {
   const article = new Readability<Element>(document, { keepClasses: true, charThreshold: MIN_ARTICLE_CHARS, serializer: (node) => node as Element }).parse();
   const root = article?.content;
   if (!root) return undefined;
   const articleChars = textLength(root);
-  if (!keepsArticle(articleChars, contentChars, pageChars)) return undefined;
+  if (!keepsArticle(articleChars, articleChars - textLength(root, isChrome), contentChars)) return undefined;
   return { root, source: 'readability', title: normaliseSpace(article.title ?? ''), contentChars: articleChars };
 }
 

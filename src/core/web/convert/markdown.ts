@@ -70,7 +70,7 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
     } else {
       const spent = now() - start;
       articleSearchSkipped = options.deadline !== undefined && options.deadline - now() < 3 * spent;
-      const article = articleSearchSkipped ? undefined : readabilityArticle(document, contentTextLength(document.body), pageChars);
+      const article = articleSearchSkipped ? undefined : readabilityArticle(document, contentTextLength(document.body));
       if (!article && !articleSearchSkipped) document = load(); // Readability rearranged the document it read
       content = article ?? fallbackContent(document);
     }
