@@ -37,6 +37,11 @@ export interface GlobValue {
    * U+FFFD) and their exact bytes in base64. Absent when every name is UTF-8.
    */
   readonly nonUtf8Paths?: { index: number; base64: string }[];
+  /**
+   * Over `globMaxResults` only: the paths the text's page lists, in `paths` order (the head of `paths`, or
+   * the round-robin sample of `sampleOverCapGlobResults`), so a viewer can show exactly what the model got.
+   */
+  readonly page?: string[];
 }
 
 /**
@@ -75,7 +80,8 @@ async function runGlob(args: GlobArgs, env: ToolEnv): Promise<ToolOutput<GlobVal
   if (paths.length <= cap) return { text: layoutResult(listed, undefined, note), value, summary: { files: paths.length, truncated: false } };
 
   const sample = config.sampleOverCapGlobResults ? sampleAcrossTopLevel(paths, target.relPath, cap) : undefined;
-  const page = sample && !sample.equalsHead ? sample.indices.map((i) => listed[i]!) : listed.slice(0, cap);
+  const sampled = sample && !sample.equalsHead ? sample.indices : undefined;
+  const page = sampled ? sampled.map((i) => listed[i]!) : listed.slice(0, cap);
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}`;
   const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file') }, () => layoutResult(listed, undefined, note));
   const omitted = `${count(paths.length - page.length, 'more file')} not shown`;
@@ -92,7 +98,7 @@ async function runGlob(args: GlobArgs, env: ToolEnv): Promise<ToolOutput<GlobVal
   }
   return {
     text: layoutResult(page, footer, note),
-    value,
+    value: { ...value, page: sampled ? sampled.map((i) => paths[i]!) : paths.slice(0, cap) },
     summary: { files: paths.length, truncated: true },
     ...(saved.spill ? { spill: saved.spill } : {}),
   };
