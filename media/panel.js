@@ -205,7 +205,8 @@
       meta.append(c);
     }
     if (card.truncated) {
-      const flag = h('span', 'flag', 'truncated');
+      const flag = h('span', 'flag');
+      flag.append(icon('warning'), h('span', '', 'truncated'));
       flag.title = 'The tool hit a limit: the full result, or a narrower search, has the rest.';
       meta.append(flag);
     }
