@@ -144,17 +144,17 @@ class ResultsViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
 }
 
 /** The command that stores a web search API key (package.json `contributes.commands`); takes an optional provider id. */
-export const SET_API_KEY_COMMAND = 'scout.setWebSearchApiKey';
+const SET_API_KEY_COMMAND = 'scout.setWebSearchApiKey';
 
 /**
- * Runs the fix an error card offers (see `adviseOnError`): `setApiKey` runs Scout: Set Web Search API Key for
- * the provider `scout.webSearch.provider` names. Resolves when the command has finished.
+ * Starts the fix an error card offers (see `adviseOnError`): `setApiKey` runs Scout: Set Web Search API Key for
+ * the provider `scout.webSearch.provider` names. Returns at once; the command reports its own outcome.
  *
  * @throws Error when the card offers no fix (the webview asked for something the card never showed)
  */
-async function runErrorFix(fix: ErrorFix | undefined): Promise<void> {
+function runErrorFix(fix: ErrorFix | undefined): void {
   if (fix !== 'setApiKey') throw new Error('This card offers no fix.');
-  await vscode.commands.executeCommand(SET_API_KEY_COMMAND, vscode.workspace.getConfiguration('scout.webSearch').get('provider'));
+  void vscode.commands.executeCommand(SET_API_KEY_COMMAND, vscode.workspace.getConfiguration('scout.webSearch').get('provider'));
 }
 
 let provider: ResultsViewProvider | undefined;

@@ -1,7 +1,7 @@
 // The Scout Results panel as the UI tests see it: its webview document, its cards, and the workbench state
 // around it (colour theme, active tab, selection). Shared by the resultsPanel*.ui.mjs files.
 import * as assert from 'node:assert/strict';
-import { pickRow, runCommand } from './commandPalette.mjs';
+import { answerInputBox, pickRow, runCommand } from './commandPalette.mjs';
 
 /**
  * The panel's webview document (the inner frame of Scout's webview view).
@@ -31,6 +31,22 @@ export async function newCard(page, before) {
     return first !== undefined && !known.has(first);
   }, 30_000, 'a new card');
   return cardNumber(page, 0);
+}
+
+/**
+ * Runs a Scout command from the Command Palette, answering its input boxes (`[title, text]` pairs), and
+ * waits until its card shows `status`. @returns the card
+ * @param {import('playwright-core').Page} page
+ * @param {string} command
+ * @param {readonly (readonly [string, string])[]} answers
+ */
+export async function runToCard(page, command, answers, status = 'Done') {
+  const before = await cardIds(page);
+  await runCommand(page, command);
+  for (const [title, text] of answers) await answerInputBox(page, title, text);
+  const card = await newCard(page, before);
+  await card.locator('.card-meta .status', { hasText: status }).waitFor({ timeout: 30_000 });
+  return card;
 }
 
 /**

@@ -1,13 +1,14 @@
 // What a Scout Results card offers a person, in the real editor: a glob card lists exactly the page the model
-// got (compared with the model's text, copied with the card's Copy button), Copy says "Copied", and an error
-// card puts a one-line summary above the model's text and, when a web search key is missing, a "Set API key"
-// button. Also checks what the README says about machine-scoped settings in code-server's Settings editor.
+// got (compared with the model's text, copied with the card's Copy button), Copy says "Copied", a long line is
+// a window on its matches with each one highlighted, and an error card puts a one-line summary above the
+// model's text and, when a web search key is missing, a "Set API key" button. Also checks what the README says
+// about machine-scoped settings in code-server's Settings editor.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { editMachineSettings, uiHost } from '../../host/uiHost.mjs';
-import { answerInputBox, runCommand } from './commandPalette.mjs';
-import { cardIds, newCard } from './panelPage.mjs';
+import { runCommand } from './commandPalette.mjs';
+import { runToCard } from './panelPage.mjs';
 
 /** Top-level folders of the glob tree and their files: the oldest 150 under one folder, as in issue 13. */
 const GROUPS = { 'uipage-old': 150, 'uipage-mid': 30, 'uipage-new': 30 };
@@ -44,10 +45,7 @@ describe('Scout Results panel: what a card offers', function () {
   });
 
   it('lists exactly the page the model got on a glob card, and Copy says it copied the model’s text', async () => {
-    const before = await cardIds(page);
-    await runCommand(page, 'Scout: Find Files (glob)…');
-    await answerInputBox(page, 'Scout: Find Files (glob)', 'pagecheck-*.txt');
-    const card = await newCard(page, before);
+    const card = await runToCard(page, 'Scout: Find Files (glob)…', [['Scout: Find Files (glob)', 'pagecheck-*.txt']]);
     await card.locator('.count', { hasText: `${TOTAL} files found` }).waitFor();
     const copy = card.locator('.card-actions').getByRole('button', { name: /^Copy/ });
     await copy.click();
@@ -64,14 +62,27 @@ describe('Scout Results panel: what a card offers', function () {
     await copy.filter({ hasText: /^\s*Copy\s*$/ }).waitFor({ timeout: 10_000 });
   });
 
+  it('shows a long line as a window on its matches, every match highlighted and in view, in grep and workspace_search cards', async () => {
+    const line = `${'let padding = "filler text"; '.repeat(10)}find needle here, then needle again${' // trailing comment'.repeat(30)}`;
+    assert.ok(line.indexOf('needle') > 250);
+    writeFileSync(path.join(workspace, 'uipage-old', 'long-line.ts'), `needle first\n${line}\n`);
+    const grep = await runToCard(page, 'Scout: Search Text (grep)…', [['Scout: Search Text (grep) (1/2)', 'needle'], ['Scout: Search Text (grep) (2/2)', 'uipage-old/**']]);
+    const literal = await runToCard(page, 'Scout: Search Workspace (literal)…', [['Scout: Search Workspace (literal) (1/2)', 'NEEDLE'], ['Scout: Search Workspace (literal) (2/2)', 'uipage-old']]);
+    for (const card of [grep, literal]) {
+      const row = card.locator('.line-row').nth(1);
+      const preview = await row.locator('.preview').innerText();
+      assert.ok(preview.startsWith('…') && preview.endsWith('…'), preview);
+      assert.deepEqual(await row.locator('mark').allInnerTexts(), ['needle', 'needle']);
+      // The first match is inside the row's visible box, however far into the line it is.
+      const [rowBox, markBox] = [await row.boundingBox(), await row.locator('mark').first().boundingBox()];
+      assert.ok(rowBox && markBox && markBox.x >= rowBox.x && markBox.x + markBox.width <= rowBox.x + rowBox.width, `the match is outside the row: ${JSON.stringify({ rowBox, markBox })}`);
+    }
+  });
+
   it('gives an error card a summary above the model’s text, and a web search without a key a Set API key button', async () => {
     // Exa needs a key, and no test stores one.
     restoreSettings = await editMachineSettings({ 'scout.webSearch.provider': 'exa' });
-    const before = await cardIds(page);
-    await runCommand(page, 'Scout: Web Search…');
-    await answerInputBox(page, 'Scout: Web Search', 'needs a key');
-    const card = await newCard(page, before);
-    await card.locator('.card-meta .status', { hasText: 'Error' }).waitFor();
+    const card = await runToCard(page, 'Scout: Web Search…', [['Scout: Web Search', 'needs a key']], 'Error');
     const summary = card.locator('.error-summary');
     assert.equal(await summary.innerText(), 'Web search needs a valid API key for its provider.');
     const message = card.locator('.error-message');

@@ -7,8 +7,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { uiHost } from '../../host/uiHost.mjs';
-import { answerInputBox, runCommand } from './commandPalette.mjs';
-import { cardCount, cardIds, newCard, panel, panelFocus, waitUntil } from './panelPage.mjs';
+import { runCommand } from './commandPalette.mjs';
+import { cardCount, cardIds, panel, panelFocus, runToCard, waitUntil } from './panelPage.mjs';
 
 /** Matching lines in the long file: more than a card lists (60 rows), so the card is as long as cards get. */
 const LONG_LINES = 80;
@@ -35,7 +35,7 @@ describe('Scout Results panel by keyboard and screen reader', function () {
 
     await grep('keyshort');
     await grep('keyline');
-    await search('Scout: Fetch URL…', [['Scout: Fetch URL', `http://127.0.0.1:${server.address().port}/long`]]);
+    await runToCard(page, 'Scout: Fetch URL…', [['Scout: Fetch URL', `http://127.0.0.1:${server.address().port}/long`]]);
     ids = (await cardIds(page)).slice(0, 3);
   });
 
@@ -137,16 +137,7 @@ describe('Scout Results panel by keyboard and screen reader', function () {
 
   /** Runs Search Text (grep) for `pattern` in ui-keys/ and waits for its card to finish. */
   function grep(pattern) {
-    return search('Scout: Search Text (grep)…', [['Scout: Search Text (grep) (1/2)', pattern], ['Scout: Search Text (grep) (2/2)', 'ui-keys/**']]);
-  }
-
-  /** Runs a Scout command, answering its input boxes (`[title, text]` pairs), and waits for its card to finish. */
-  async function search(command, answers) {
-    const cards = await cardIds(page);
-    await runCommand(page, command);
-    for (const [title, text] of answers) await answerInputBox(page, title, text);
-    const card = await newCard(page, cards);
-    await card.locator('.card-meta .status', { hasText: 'Done' }).waitFor({ timeout: 30_000 });
+    return runToCard(page, 'Scout: Search Text (grep)…', [['Scout: Search Text (grep) (1/2)', pattern], ['Scout: Search Text (grep) (2/2)', 'ui-keys/**']]);
   }
 
   /** Puts the keyboard on the card of `ids[i]` the way a person does: Focus on Results View, then PageDown. */

@@ -9,8 +9,8 @@ import * as http from 'node:http';
 import * as path from 'node:path';
 import { repoRoot } from '../../host/editorHost.mjs';
 import { editMachineSettings, uiHost } from '../../host/uiHost.mjs';
-import { answerInputBox, runCommand } from './commandPalette.mjs';
-import { cardIds, newCard, panel, setColorTheme, THEMES } from './panelPage.mjs';
+import { runCommand } from './commandPalette.mjs';
+import { panel, runToCard, setColorTheme, THEMES } from './panelPage.mjs';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'panel-themes');
 /** WCAG 2.x success criterion 1.4.3 (AA) for normal-size text. */
@@ -57,18 +57,18 @@ describe('Scout Results panel in every built-in theme', function () {
   });
 
   it('keeps every kind of text at 4.5:1 or more in Dark Modern, Light Modern, Dark High Contrast and Light High Contrast', async () => {
-    await run('Scout: Find Files (glob)…', [['Scout: Find Files (glob)', 'ui-themes/*']]);
-    await run('Scout: Search Workspace (literal)…', [['Scout: Search Workspace (literal) (1/2)', 'shade'], ['Scout: Search Workspace (literal) (2/2)', 'ui-themes']]);
-    await run('Scout: Fetch URL…', [['Scout: Fetch URL', `http://127.0.0.1:${pages.address().port}/shades`]]);
+    await runToCard(page, 'Scout: Find Files (glob)…', [['Scout: Find Files (glob)', 'ui-themes/*']]);
+    await runToCard(page, 'Scout: Search Workspace (literal)…', [['Scout: Search Workspace (literal) (1/2)', 'shade'], ['Scout: Search Workspace (literal) (2/2)', 'ui-themes']]);
+    await runToCard(page, 'Scout: Fetch URL…', [['Scout: Fetch URL', `http://127.0.0.1:${pages.address().port}/shades`]]);
     restoreSettings = await editMachineSettings({ 'scout.webSearch.provider': 'searxng', 'scout.webSearch.baseUrls': { searxng: `http://127.0.0.1:${searxng.address().port}` } });
-    await run('Scout: Web Search…', [['Scout: Web Search', 'contrast']]);
+    await runToCard(page, 'Scout: Web Search…', [['Scout: Web Search', 'contrast']]);
     await restoreSettings();
     // Exa needs a key and none is stored: an error card with its Set API key button.
     restoreSettings = await editMachineSettings({ 'scout.webSearch.provider': 'exa' });
-    await run('Scout: Web Search…', [['Scout: Web Search', 'contrast without a key']], 'Error');
+    await runToCard(page, 'Scout: Web Search…', [['Scout: Web Search', 'contrast without a key']], 'Error');
     await restoreSettings();
     restoreSettings = undefined;
-    await run('Scout: Search Text (grep)…', [['Scout: Search Text (grep) (1/2)', 'shade'], ['Scout: Search Text (grep) (2/2)', 'ui-themes/**']]);
+    await runToCard(page, 'Scout: Search Text (grep)…', [['Scout: Search Text (grep) (1/2)', 'shade'], ['Scout: Search Text (grep) (2/2)', 'ui-themes/**']]);
 
     rmSync(RESULTS, { recursive: true, force: true });
     mkdirSync(RESULTS, { recursive: true });
@@ -100,15 +100,6 @@ describe('Scout Results panel in every built-in theme', function () {
     console.log(`      lowest contrast per kind of text:\n${lowest.map((l) => `        ${l}`).join('\n')}`);
     assert.deepEqual(failures, []);
   });
-
-  /** Runs a Scout command, answering its input boxes (`[title, text]` pairs), and waits for its card's status. */
-  async function run(command, answers, status = 'Done') {
-    const before = await cardIds(page);
-    await runCommand(page, command);
-    for (const [title, text] of answers) await answerInputBox(page, title, text);
-    const card = await newCard(page, before);
-    await card.locator('.card-meta .status', { hasText: status }).waitFor({ timeout: 30_000 });
-  }
 });
 
 /**
