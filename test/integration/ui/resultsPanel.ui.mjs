@@ -237,10 +237,11 @@ describe('Scout Results panel and commands', function () {
     await card.locator('.flag', { hasText: 'truncated' }).waitFor();
     await card.locator('.more', { hasText: `${MANY - 60} more files not shown` }).waitFor();
     await card.locator('.card-actions').getByRole('button', { name: /^Open full result/ }).click();
-    await activeTab('Untitled');
-    // The spill document holds every path, a blank line and the workdir note.
+    // Its tab is named after its first line, which says what it is.
+    await activeTab('Scout glob "ui-panel/many/*": 150 files');
+    // The spill document holds the heading, a blank line, every path, a blank line and the workdir note.
     await page.keyboard.press('Control+End');
-    await selectionStatus(`Ln ${MANY + 2},`);
+    await selectionStatus(`Ln ${MANY + 4},`);
   });
 
   it('reruns a call from its card as the user’s own call', async () => {
