@@ -28,7 +28,8 @@ interface Tree {
   readonly cases: readonly ToolCase[];
 }
 
-type PanelState = 'closed' | 'open';
+/** The results panel's state, and whether the built-in Copilot Chat is on (it is off on a fresh profile). */
+type PanelState = 'closed' | 'open' | 'closed, Copilot Chat on';
 
 /** Every sample of one case in one panel state. */
 interface CaseSamples {
@@ -70,13 +71,14 @@ export async function editor(ctx: CaseContext): Promise<CaseResult> {
 
   const session = await startEditorSession(ctx.log);
   const all: CaseSamples[] = [];
-  const firsts: { tree: Tree; report: InvokeReport; files: number }[] = [];
+  const firsts: First[] = [];
   const histories: { tree: Tree; writes: HistoryWriteReport[] }[] = [];
   try {
     for (const tree of trees) {
       const window = await session.openWindow(tree.root);
       ctx.log(`editor: first call in the window on ${tree.label}…`);
-      firsts.push({ tree, report: await window.invoke('glob', { pattern: '*' }), files: countFiles(tree.root) });
+      const when = firsts.length ? 'in a new window' : 'in the first window after code-server started';
+      firsts.push({ tree, when, report: await window.invoke('glob', { pattern: '*' }), files: countFiles(tree.root) });
       histories.push({ tree, writes: await fillHistory(ctx, window, tree) });
       for (const panel of ['closed', 'open'] as const) {
         if (panel === 'open') await window.openPanel();
@@ -85,10 +87,31 @@ export async function editor(ctx: CaseContext): Promise<CaseResult> {
       }
       await window.releaseSpills();
     }
+    // Last, as it cannot be undone for the profile: the built-in Copilot Chat on, as most users have it, in a
+    // new window on the first tree. Its activation and its own work share the extension host with Scout.
+    const tree = trees[0]!;
+    const window = await session.openWindow(tree.root);
+    ctx.log('editor: turning on Copilot Chat…');
+    const chatMs = await window.enableChat();
+    const when = `right after Copilot Chat became active (${(chatMs / 1000).toFixed(1)} s after it was turned on)`;
+    firsts.push({ tree, when, report: await window.invoke('glob', { pattern: '*' }), files: countFiles(tree.root) });
+    await window.closePanel();
+    all.push(await measureCase(ctx, window, tree, tree.cases[0]!, 'closed, Copilot Chat on'));
+    await window.releaseSpills();
   } finally {
     await session.close();
   }
   return report(ctx, all, firsts, histories);
+}
+
+/** The first call in a freshly opened window. */
+interface First {
+  readonly tree: Tree;
+  /** Which window, in words. */
+  readonly when: string;
+  readonly report: InvokeReport;
+  /** Files in the tree (less .git/). */
+  readonly files: number;
 }
 
 /** Calls kept in the run history (`MAX_KEPT_RUNS` in src/vscode/runs.ts). */
@@ -181,7 +204,7 @@ function part(host: readonly InvokeReport[], pick: (t: CallTimings, r: InvokeRep
 function report(
   ctx: CaseContext,
   all: readonly CaseSamples[],
-  firsts: readonly { tree: Tree; report: InvokeReport; files: number }[],
+  firsts: readonly First[],
   histories: readonly { tree: Tree; writes: readonly HistoryWriteReport[] }[],
 ): CaseResult {
   const sides: Side[] = [];
@@ -211,11 +234,11 @@ function report(
       `| ${name} | ${fmt(host.median)} | ${fmt(node.median)} | ${ratio.toFixed(2)}× | ${part(s.host, (t) => t.toolMs - t.spillMs)} | ${part(s.host, (t) => t.spillMs)} | ${part(s.host, (t) => t.historyMs)} | ${part(s.host, (t) => t.cardsMs)} | ${part(s.host, (t, r) => r.wallMs - t.totalMs)} | ${fmt(median(s.host.map((r) => r.hostCpuMs)))} | ${fmt(median(s.host.map((r) => r.loopDelayMaxMs)))} |`,
     );
   }
-  const firstRows = firsts.map(({ tree, report: r, files }) => {
+  const firstRows = firsts.map(({ tree, when, report: r, files }) => {
     const t = r.timings;
     const node = all.find((s) => s.tree === tree && s.c.tool === 'glob' && s.panel === 'closed');
     const ratio = node ? r.wallMs / median(node.nodeMs) : NaN;
-    return `| glob \`*\` (${tree.label}, ${files.toLocaleString('en-US')} files) | ${fmt(r.wallMs)} | ${node ? `${fmt(median(node.nodeMs))} (${ratio.toFixed(2)}×)` : '—'} | ${t ? fmt(t.toolMs - t.spillMs) : '—'} | ${t ? fmt(t.spillMs) : '—'} | ${t ? fmt(t.historyMs) : '—'} | ${t ? fmt(t.cardsMs) : '—'} | ${t ? fmt(r.wallMs - t.totalMs) : '—'} | ${fmt(r.hostCpuMs)} | ${fmt(r.loopDelayMaxMs)} |`;
+    return `| glob \`*\` (${tree.label}, ${files.toLocaleString('en-US')} files), ${when} | ${fmt(r.wallMs)} | ${node ? `${fmt(median(node.nodeMs))} (${ratio.toFixed(2)}×)` : '—'} | ${t ? fmt(t.toolMs - t.spillMs) : '—'} | ${t ? fmt(t.spillMs) : '—'} | ${t ? fmt(t.historyMs) : '—'} | ${t ? fmt(t.cardsMs) : '—'} | ${t ? fmt(r.wallMs - t.totalMs) : '—'} | ${fmt(r.hostCpuMs)} | ${fmt(r.loopDelayMaxMs)} |`;
   });
   return {
     id: 'editor',
@@ -233,7 +256,7 @@ function report(
         markdown: breakdown.join('\n'),
       },
       {
-        title: 'The first call in a freshly opened window (one sample each; the first window opened right after code-server started)',
+        title: 'The first call in a freshly opened window (one sample each)',
         markdown: [
           '| call | editor ms | plain Node ms, median (ratio) | tool (rg + core) | spill document | run history | cards | invokeTool round trip | host CPU ms | longest event-loop delay ms |',
           '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -246,7 +269,7 @@ function report(
         const w = writes[0]!;
         return `Run history (${tree.label}): ${w.runs} kept calls, ${(w.jsonChars / 1e6).toFixed(2)} M characters as JSON; one \`Memento.update\` of them takes ${fmt(median(writes.map((x) => x.updateMs)))} ms on the extension host's thread (its JSON copy) and ${fmt(median(writes.map((x) => x.storedMs)))} ms until the workbench has stored it (medians). Scout writes it 250 ms after a change, off the call's path, with the changes made meanwhile.`;
       }),
-      '*tool* is `tool.run` without the spill: rg and the core formatting, as in plain Node. *spill document* is `openTextDocument({ content })` (a round trip to the workbench, which builds the text model) plus releasing older ones. *run history* is recording the call and handing it to workspace state; *cards* is building the card and posting it to the panel. *invokeTool round trip* is `vscode.lm.invokeTool` minus Scout\'s own call: the request through the workbench to the tool and the result back.',
+      '*tool* is `tool.run` without the spill: rg and the core formatting, as in plain Node. *spill document* is Scout's spill writer: inserting the complete result into its ready empty untitled document with `applyEdit` and waiting until the text is in the extension host's copy (a round trip to the workbench carrying the text both ways); releasing older documents runs in the background. *run history* is recording the call and handing it to workspace state; *cards* is building the card and posting it to the panel. *invokeTool round trip* is `vscode.lm.invokeTool` minus Scout\'s own call: the request through the workbench to the tool and the result back.',
       '*host CPU* is the extension host process\'s CPU time during the call (every extension, every thread, rg not included); the event-loop delay is the longest the extension host\'s main thread was busy while the call ran.',
     ],
   };

@@ -62,6 +62,21 @@ async function handle(request: HostRequest): Promise<unknown> {
       return copyDocument(vscode.Uri.parse(request.uri), request.via);
     case 'historyWrite':
       return historyWrite();
+    case 'enableChat':
+      return enableChat();
+  }
+}
+
+/** ms Copilot Chat may take to activate once enabled. */
+const CHAT_ACTIVATION_MS = 180_000;
+
+async function enableChat(): Promise<number> {
+  const started = performance.now();
+  void vscode.commands.executeCommand('workbench.action.chat.manage');
+  for (;;) {
+    if (vscode.extensions.getExtension('GitHub.copilot-chat')?.isActive) return performance.now() - started;
+    if (performance.now() - started > CHAT_ACTIVATION_MS) throw new Error(`Copilot Chat was not active ${CHAT_ACTIVATION_MS / 1000} s after Chat: Manage Language Models`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -24,7 +24,13 @@ export type HostRequest =
    * What writing Scout's run history costs: `Memento.update` of a copy of Scout's kept runs into the bench
    * extension's own workspace state (the same JSON copy and hand-over to the workbench), timed.
    */
-  | { readonly op: 'historyWrite' };
+  | { readonly op: 'historyWrite' }
+  /**
+   * Turns on the built-in Copilot Chat extension the way "Chat: Manage Language Models" does (it is off on a
+   * fresh profile) and waits until it is active, so its work in the extension host is part of what follows.
+   * Answers the ms it took.
+   */
+  | { readonly op: 'enableChat' };
 
 /** The answer to `invoke`. */
 export interface InvokeReport {

@@ -44,6 +44,8 @@ export interface BenchWindow {
   copyDocument(uri: string, via: 'open' | 'edit'): Promise<CopyDocumentReport>;
   /** What writing Scout's run history to workspace state costs (see `HostRequest`). */
   historyWrite(): Promise<HistoryWriteReport>;
+  /** Turns on the built-in Copilot Chat and waits until it is active. @returns ms it took */
+  enableChat(): Promise<number>;
   /** Shows the Scout Results view and waits until its webview has rendered its list. */
   openPanel(): Promise<void>;
   /** Closes the panel area (the Scout view's webview is then hidden). */
@@ -154,6 +156,7 @@ function connect(page: Page, ready: ReadyFile): BenchWindow {
     releaseSpills: () => ask<void>({ op: 'releaseSpills' }),
     copyDocument: (uri, via) => ask<CopyDocumentReport>({ op: 'copyDocument', uri, via }),
     historyWrite: () => ask<HistoryWriteReport>({ op: 'historyWrite' }),
+    enableChat: () => ask<number>({ op: 'enableChat' }),
     openPanel: async () => {
       await window.command('scout.showResults');
       await panel().locator('article.card, #empty:not([hidden])').first().waitFor({ timeout: 60_000 });
