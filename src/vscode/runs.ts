@@ -15,9 +15,9 @@ const SAVE_DELAY_MS = 250;
  *
  * Writing the history is off every call's path (issue 13 item 7): `Memento.update` copies the whole value
  * (a JSON round trip) and sends it to the workbench, which for 50 cards holding the text their models saw is
- * megabytes. So a change is written {@link SAVE_DELAY_MS} later, together with the changes made meanwhile,
- * and trimming the list to {@link MAX_KEPT_RUNS} (which redraws the whole panel) happens then too. `flush`
- * writes at once; deactivation calls it.
+ * megabytes. So a change is written {@link SAVE_DELAY_MS} later, once no call is running, together with the
+ * changes made meanwhile, and trimming the list to {@link MAX_KEPT_RUNS} (which redraws the whole panel)
+ * happens then too. `flush` writes at once; deactivation calls it.
  */
 export class RunLog implements vscode.Disposable {
   private runs: ToolRun[];
@@ -113,8 +113,13 @@ export class RunLog implements vscode.Disposable {
     return this.saved;
   }
 
+  /** Schedules the write for {@link SAVE_DELAY_MS} from now, or later while a call runs (it would slow it). */
   private saveLater(): void {
-    this.saveTimer ??= setTimeout(() => void this.flush(), SAVE_DELAY_MS);
+    this.saveTimer ??= setTimeout(() => {
+      if (this.cancels.size === 0) return void this.flush();
+      this.saveTimer = undefined;
+      this.saveLater();
+    }, SAVE_DELAY_MS);
   }
 
   /** Tells the listeners (the results panel) what changed; their time counts as `cards`. */

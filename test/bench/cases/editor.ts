@@ -195,6 +195,9 @@ function countFiles(root: string): number {
 
 const median = (values: readonly number[]): number => summarize(values).median;
 
+/** Scout's call less the parts it names: validating, reading settings, recording the start, and waiting for the extension host's thread between them. */
+const rest = (t: CallTimings): number => t.totalMs - t.toolMs - t.historyMs - t.cardsMs;
+
 /** The median of one timing part over the samples that carry Scout's split. */
 function part(host: readonly InvokeReport[], pick: (t: CallTimings, r: InvokeReport) => number): string {
   const values = host.filter((r) => r.timings).map((r) => pick(r.timings!, r));
@@ -210,8 +213,8 @@ function report(
   const sides: Side[] = [];
   const checks: Check[] = [];
   const breakdown = [
-    '| tree · call · panel | editor ms | plain Node ms | editor/Node | tool (rg + core) | spill document | run history | cards | invokeTool round trip | host CPU ms | longest event-loop delay ms |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| tree · call · panel | editor ms | plain Node ms | editor/Node | tool (rg + core) | spill document | run history | cards | rest of Scout’s call | invokeTool round trip | host CPU ms | longest event-loop delay ms |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const s of all) {
     const name = `${s.c.id} (${s.tree.label}), panel ${s.panel}`;
@@ -231,14 +234,14 @@ function report(
     }
     checks.push({ what: `${name}: editor/plain Node, median wall`, measured: ratio, limit: EDITOR_RATIO_LIMIT, unit: '×', met: ratio <= EDITOR_RATIO_LIMIT });
     breakdown.push(
-      `| ${name} | ${fmt(host.median)} | ${fmt(node.median)} | ${ratio.toFixed(2)}× | ${part(s.host, (t) => t.toolMs - t.spillMs)} | ${part(s.host, (t) => t.spillMs)} | ${part(s.host, (t) => t.historyMs)} | ${part(s.host, (t) => t.cardsMs)} | ${part(s.host, (t, r) => r.wallMs - t.totalMs)} | ${fmt(median(s.host.map((r) => r.hostCpuMs)))} | ${fmt(median(s.host.map((r) => r.loopDelayMaxMs)))} |`,
+      `| ${name} | ${fmt(host.median)} | ${fmt(node.median)} | ${ratio.toFixed(2)}× | ${part(s.host, (t) => t.toolMs - t.spillMs)} | ${part(s.host, (t) => t.spillMs)} | ${part(s.host, (t) => t.historyMs)} | ${part(s.host, (t) => t.cardsMs)} | ${part(s.host, rest)} | ${part(s.host, (t, r) => r.wallMs - t.totalMs)} | ${fmt(median(s.host.map((r) => r.hostCpuMs)))} | ${fmt(median(s.host.map((r) => r.loopDelayMaxMs)))} |`,
     );
   }
   const firstRows = firsts.map(({ tree, when, report: r, files }) => {
     const t = r.timings;
     const node = all.find((s) => s.tree === tree && s.c.tool === 'glob' && s.panel === 'closed');
     const ratio = node ? r.wallMs / median(node.nodeMs) : NaN;
-    return `| glob \`*\` (${tree.label}, ${files.toLocaleString('en-US')} files), ${when} | ${fmt(r.wallMs)} | ${node ? `${fmt(median(node.nodeMs))} (${ratio.toFixed(2)}×)` : '—'} | ${t ? fmt(t.toolMs - t.spillMs) : '—'} | ${t ? fmt(t.spillMs) : '—'} | ${t ? fmt(t.historyMs) : '—'} | ${t ? fmt(t.cardsMs) : '—'} | ${t ? fmt(r.wallMs - t.totalMs) : '—'} | ${fmt(r.hostCpuMs)} | ${fmt(r.loopDelayMaxMs)} |`;
+    return `| glob \`*\` (${tree.label}, ${files.toLocaleString('en-US')} files), ${when} | ${fmt(r.wallMs)} | ${node ? `${fmt(median(node.nodeMs))} (${ratio.toFixed(2)}×)` : '—'} | ${t ? fmt(t.toolMs - t.spillMs) : '—'} | ${t ? fmt(t.spillMs) : '—'} | ${t ? fmt(t.historyMs) : '—'} | ${t ? fmt(t.cardsMs) : '—'} | ${t ? fmt(rest(t)) : '—'} | ${t ? fmt(r.wallMs - t.totalMs) : '—'} | ${fmt(r.hostCpuMs)} | ${fmt(r.loopDelayMaxMs)} |`;
   });
   return {
     id: 'editor',
@@ -258,8 +261,8 @@ function report(
       {
         title: 'The first call in a freshly opened window (one sample each)',
         markdown: [
-          '| call | editor ms | plain Node ms, median (ratio) | tool (rg + core) | spill document | run history | cards | invokeTool round trip | host CPU ms | longest event-loop delay ms |',
-          '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+          '| call | editor ms | plain Node ms, median (ratio) | tool (rg + core) | spill document | run history | cards | rest of Scout’s call | invokeTool round trip | host CPU ms | longest event-loop delay ms |',
+          '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
           ...firstRows,
         ].join('\n'),
       },
@@ -269,7 +272,7 @@ function report(
         const w = writes[0]!;
         return `Run history (${tree.label}): ${w.runs} kept calls, ${(w.jsonChars / 1e6).toFixed(2)} M characters as JSON; one \`Memento.update\` of them takes ${fmt(median(writes.map((x) => x.updateMs)))} ms on the extension host's thread (its JSON copy) and ${fmt(median(writes.map((x) => x.storedMs)))} ms until the workbench has stored it (medians). Scout writes it 250 ms after a change, off the call's path, with the changes made meanwhile.`;
       }),
-      '*tool* is `tool.run` without the spill: rg and the core formatting, as in plain Node. *spill document* is Scout's spill writer: inserting the complete result into its ready empty untitled document with `applyEdit` and waiting until the text is in the extension host's copy (a round trip to the workbench carrying the text both ways); releasing older documents runs in the background. *run history* is recording the call and handing it to workspace state; *cards* is building the card and posting it to the panel. *invokeTool round trip* is `vscode.lm.invokeTool` minus Scout\'s own call: the request through the workbench to the tool and the result back.',
+      '*tool* is `tool.run` without the spill: rg and the core formatting, as in plain Node. *spill document* is Scout’s spill writer: inserting the complete result into its ready empty untitled document with `applyEdit` and waiting until the text is in the extension host’s copy (a round trip to the workbench carrying the text both ways); releasing older documents runs in the background. *run history* is recording the call and handing it to workspace state; *cards* is building the card and posting it to the panel. *rest of Scout’s call* is the rest of \`executeTool\`: validating, reading settings, recording the start, and waiting for the extension host’s thread between these steps. *invokeTool round trip* is `vscode.lm.invokeTool` minus Scout\'s own call: the request through the workbench to the tool and the result back.',
       '*host CPU* is the extension host process\'s CPU time during the call (every extension, every thread, rg not included); the event-loop delay is the longest the extension host\'s main thread was busy while the call ran.',
     ],
   };
