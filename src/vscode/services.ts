@@ -54,18 +54,18 @@ export function registerServices(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Scout', { log: true });
   const timings = new HostTimings();
   const runs = new RunLog(context.workspaceState, timings);
-  const spills = new SpillStore(log, timings);
+  const createdAt = (uri: string) => runs.list().find((r) => r.spillUri === uri || r.textUri === uri)?.startedAt;
+  const spills = new SpillStore(log, timings, createdAt);
   const ripgrep = new RipgrepResolver(log);
   // Spill documents hot exit restored after a reload go back under the retention limits (see SpillStore).
-  const createdAt = (uri: string) => runs.list().find((r) => r.spillUri === uri || r.textUri === uri)?.startedAt;
-  const adoptRestoredSpills = () => spills.adoptRestored(createdAt);
+  const adoptRestoredSpills = () => spills.adoptRestored();
   void adoptRestoredSpills();
   spills.prepare();
   context.subscriptions.push(
     log,
     runs,
     spills,
-    spills.watchRestored(createdAt),
+    spills.watchRestored(),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(RIPGREP_PATH_SETTING)) ripgrep.forget();
     }),

@@ -61,11 +61,18 @@ export class SpillStore implements vscode.Disposable {
   private queue: Promise<void> = Promise.resolve();
   /** The latest search for restored documents (one runs at a time). */
   private adopting: Promise<number> = Promise.resolve(0);
+  /** Whether a spill of this window has searched for restored documents before releasing any. */
+  private searchedBeforeSpill = false;
   private disposed = false;
 
+  /**
+   * @param createdAt when the document at a URI was made (epoch ms), from the run history; orders the
+   *   documents taken back after a reload (unknown ones count as oldest)
+   */
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly timings: HostTimings,
+    private readonly createdAt: (uri: string) => number | undefined,
   ) {}
 
   /** The {@link SpillWriter} the tools get through their `ToolEnv`. Rejects when VS Code cannot make the document. */
@@ -98,9 +105,9 @@ export class SpillStore implements vscode.Disposable {
    * once a document is gone); undefined when it was released, closed, or never made by Scout. The panel
    * opens it with `showTextDocument`.
    */
-  document(uri: string, title: string): vscode.TextDocument | undefined {
-    const document = this.held.find((s) => s.document.uri.toString() === uri && s.title === title && !s.document.isClosed)?.document;
-    return document && document.lineCount > 0 && document.lineAt(0).text === title ? document : undefined;
+  async document(uri: string, title: string): Promise<vscode.TextDocument | undefined> {
+    const spill = this.held.find((s) => s.document.uri.toString() === uri && s.title === title);
+    return spill && (await current(spill));
   }
 
   /** The first line of the held spill document at `uri`, for the run record (see `ToolRun.spillTitle`). */
@@ -110,18 +117,17 @@ export class SpillStore implements vscode.Disposable {
 
   /**
    * Finds the untitled documents that hot exit restored with a Scout heading as their first line (open
-   * documents and tabs alike), and holds them again, oldest first by `createdAt` (ms; unknown ones count as
-   * oldest), then releases what the limits do not keep. Call at activation; later-restored tabs are found
-   * through {@link watchRestored}.
-   * @param createdAt when the document at a URI was made (epoch ms), from the run history
-   * @returns how many documents were adopted (before releasing)
+   * documents and tabs alike), and holds them again, oldest first (see the constructor's `createdAt`), then
+   * releases what the limits do not keep. Call at activation; tabs the workbench restores later are found
+   * through {@link watchRestored}, and the first spill of the window searches again before it releases any.
+   * @returns how many documents were taken back (before releasing)
    */
-  adoptRestored(createdAt: (uri: string) => number | undefined): Promise<number> {
-    this.adopting = this.adopting.then(() => this.adoptNow(createdAt));
+  adoptRestored(): Promise<number> {
+    this.adopting = this.adopting.then(() => this.adoptNow());
     return this.adopting;
   }
 
-  private async adoptNow(createdAt: (uri: string) => number | undefined): Promise<number> {
+  private async adoptNow(): Promise<number> {
     if (this.disposed) return 0;
     const candidates = new Map<string, vscode.Uri>();
     for (const d of vscode.workspace.textDocuments) if (d.uri.scheme === 'untitled') candidates.set(d.uri.toString(), d.uri);
@@ -130,7 +136,7 @@ export class SpillStore implements vscode.Disposable {
     for (const [key, uri] of candidates) {
       if (this.isKnown(key)) continue;
       const spill = await this.restoredSpill(uri);
-      if (spill) found.push({ spill, at: createdAt(key) ?? -Infinity });
+      if (spill) found.push({ spill, at: this.createdAt(key) ?? -Infinity });
     }
     if (!found.length) return 0;
     found.sort((a, b) => a.at - b.at);
@@ -142,12 +148,17 @@ export class SpillStore implements vscode.Disposable {
     return found.length;
   }
 
-  /** Adopts Scout documents in untitled tabs opened later (editors restored after activation). */
-  watchRestored(createdAt: (uri: string) => number | undefined): vscode.Disposable {
-    return vscode.window.tabGroups.onDidChangeTabs((e) => {
-      const opened = e.opened.map((t) => t.input).filter((i): i is vscode.TabInputText => i instanceof vscode.TabInputText && i.uri.scheme === 'untitled');
-      if (opened.some((i) => !this.isKnown(i.uri.toString()))) void this.adoptRestored(createdAt);
-    });
+  /**
+   * Takes back Scout documents whose tabs the workbench restores after activation: it reports them as tabs
+   * opened, or (a whole editor group at once) as a group opened or changed.
+   */
+  watchRestored(): vscode.Disposable {
+    const unknownUntitled = (tabs: readonly vscode.Tab[]) =>
+      tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'untitled' && !this.isKnown(t.input.uri.toString()));
+    return vscode.Disposable.from(
+      vscode.window.tabGroups.onDidChangeTabs((e) => unknownUntitled(e.opened) && void this.adoptRestored()),
+      vscode.window.tabGroups.onDidChangeTabGroups((e) => unknownUntitled([...e.opened, ...e.changed].flatMap((g) => g.tabs)) && void this.adoptRestored()),
+    );
   }
 
   /** Releases every spill document (see the class comment), e.g. when the user clears the results. */
@@ -160,6 +171,11 @@ export class SpillStore implements vscode.Disposable {
 
   /** Puts `text` into the spare document, holds it, and starts the next spare. @throws Error when VS Code refuses */
   private async fill(text: string, tool: ToolName, title: string): Promise<vscode.TextDocument> {
+    if (!this.searchedBeforeSpill) {
+      // Restored documents the workbench had not shown yet at activation must count before anything is released.
+      this.searchedBeforeSpill = true;
+      void this.adoptRestored();
+    }
     const document = await this.takeSpare();
     this.prepare();
     const edit = new vscode.WorkspaceEdit();
@@ -207,8 +223,10 @@ export class SpillStore implements vscode.Disposable {
 
   private releaseOverflowLater(): void {
     void this.enqueue(async () => {
+      // Documents VS Code has freed (their tab was closed without saving) no longer count.
+      const tabs = new Set(untitledTabUris().map(String));
       this.held = this.held.filter((s) => {
-        if (!s.document.isClosed) return true;
+        if (!s.document.isClosed || tabs.has(s.document.uri.toString())) return true;
         this.heldLength -= s.length;
         return false;
       });
@@ -227,9 +245,9 @@ export class SpillStore implements vscode.Disposable {
   }
 
   private async release(spill: HeldSpill): Promise<void> {
-    const { document } = spill;
-    const name = `${document.uri.toString()} (${spill.title})`;
-    if (document.isClosed) return;
+    const name = `${spill.document.uri.toString()} (${spill.title})`;
+    const document = await current(spill);
+    if (!document) return;
     const edit = new vscode.WorkspaceEdit();
     edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end));
     if (!(await vscode.workspace.applyEdit(edit))) {
@@ -237,7 +255,7 @@ export class SpillStore implements vscode.Disposable {
       return;
     }
     const closed = await closeCleanTabs(document.uri);
-    this.log.trace(`${spill.tool}: released the spill document ${name}${closed ? `, closed ${closed} tab(s)` : ''}`);
+    this.log.info(`${spill.tool}: released the spill document ${name}${closed ? `, closed ${closed} tab(s)` : ''}`);
   }
 
   dispose(): void {
@@ -245,6 +263,24 @@ export class SpillStore implements vscode.Disposable {
     this.held = [];
     this.heldLength = 0;
   }
+}
+
+/**
+ * A held spill's document as it is now, or undefined when its first line is no longer the spill's title
+ * (emptied, or the URI reused). When VS Code has closed the extension host's copy while a tab still shows
+ * the document (a restored tab whose text model was let go), the document is opened again.
+ */
+async function current(spill: HeldSpill): Promise<vscode.TextDocument | undefined> {
+  let document = spill.document;
+  if (document.isClosed) {
+    if (!untitledTabUris().some((u) => u.toString() === document.uri.toString())) return undefined;
+    try {
+      document = await vscode.workspace.openTextDocument(document.uri);
+    } catch {
+      return undefined;
+    }
+  }
+  return document.lineCount > 0 && document.lineAt(0).text === spill.title ? document : undefined;
 }
 
 /** The URIs of every untitled text tab in the window. */

@@ -54,8 +54,8 @@ export async function openFullResult(run: ToolRun): Promise<void> {
   const { spills, runs } = services();
   const copyTitle = modelTextHeading(run.tool, callOf(run.input));
   const held =
-    (run.spillUri && run.spillTitle ? spills.document(run.spillUri, run.spillTitle) : undefined) ??
-    (run.textUri ? spills.document(run.textUri, copyTitle) : undefined);
+    (run.spillUri && run.spillTitle ? await spills.document(run.spillUri, run.spillTitle) : undefined) ??
+    (run.textUri ? await spills.document(run.textUri, copyTitle) : undefined);
   if (held) {
     await vscode.window.showTextDocument(held, { preview: false });
     return;
