@@ -56,6 +56,8 @@ describe('spill documents across a window reload', function () {
     await waitForCount(cards, 4, 'the four cards of the calls, kept across the reload');
     await cards.last().locator('.card-actions').getByRole('button', { name: /^Open full result/ }).click();
     await page.locator('.tabs-container .tab.active', { hasText: TAB_NAME }).waitFor();
+    // The Chat view offers the active editor as context under the same name.
+    await page.locator('.chat-attached-context-attachment', { hasText: TAB_NAME.slice(0, 30) }).first().waitFor({ timeout: 15_000 });
     // The restored document itself, not a new one made from the text the model saw.
     assert.equal(await spillTabs().count(), 4);
     assert.equal(await page.locator('.tabs-container .tab', { hasText: 'the text the model saw' }).count(), 0);
