@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): ScoutApi {
     ripgrep: () => services().ripgrep(),
     runs: () => services().runs.list(),
     releaseSpills: () => services().spills.releaseAll(),
-    adoptRestored: () => services().adoptRestoredSpills(),
+    adoptRestored: () => services().spills.adoptRestored(),
     timings: timingsOf,
   };
 }

@@ -15,8 +15,6 @@ export interface Services {
   readonly runs: RunLog;
   /** The untitled documents holding complete over-cap results (see {@link SpillStore} for the retention policy). */
   readonly spills: SpillStore;
-  /** Takes back the spill documents hot exit restored (`SpillStore.adoptRestored`, ordered by the run history). */
-  adoptRestoredSpills(): Promise<number>;
   /** Time the extension host spends on spill documents, the run history and the panel's cards. */
   readonly timings: HostTimings;
   /** The user's `scout.*` settings over the core defaults. */
@@ -47,8 +45,8 @@ export function setServices(value: Services, context: vscode.ExtensionContext): 
 
 /**
  * Makes Scout's services and installs them (first call of `activate`): the "Scout" `LogOutputChannel`,
- * the run log over workspace state, the spill store (which takes back the spill documents hot exit restored
- * and makes its spare document, both in the background), and rg resolution that follows `scout.ripgrepPath`.
+ * the run log over workspace state, the spill store (which takes back the spill documents hot exit restored,
+ * in the background), and rg resolution that follows `scout.ripgrepPath`.
  */
 export function registerServices(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Scout', { log: true });
@@ -58,9 +56,7 @@ export function registerServices(context: vscode.ExtensionContext): void {
   const spills = new SpillStore(log, timings, createdAt);
   const ripgrep = new RipgrepResolver(log);
   // Spill documents hot exit restored after a reload go back under the retention limits (see SpillStore).
-  const adoptRestoredSpills = () => spills.adoptRestored();
-  void adoptRestoredSpills();
-  spills.prepare();
+  void spills.adoptRestored();
   context.subscriptions.push(
     log,
     runs,
@@ -75,7 +71,6 @@ export function registerServices(context: vscode.ExtensionContext): void {
     log,
     runs,
     spills,
-    adoptRestoredSpills,
     timings,
     readConfig: readScoutConfig,
     ripgrep: () => ripgrep.get(),

@@ -25,14 +25,12 @@ interface HeldSpill {
  * back. Its first line names the tool, the call and the size (`spillHeading`), and VS Code names an untitled
  * document after its first line, so its tab, a save prompt and a chat attachment read as a Scout result.
  *
- * **Speed** (issue 13 item 7): the document's text has to reach the workbench, which holds untitled text
- * models, and come back to the extension host before a model can read it there; in code-server that round
- * trip is most of what a call costs beyond plain Node (see the README's benchmarks). Making the document
- * with its content (`openTextDocument({ content })`) adds the workbench's encoding pass and the document's
- * creation to it, so the store keeps one empty untitled document ready (a spare: clean, so it has no tab and
- * no backup), and a spill inserts its text into the spare with `applyEdit`. The next spare is made in the
- * background. The writer resolves only once the text is in the extension host's copy of the document, so a
- * reader of the URI never finds it empty.
+ * **Speed** (issue 13 item 7): `openTextDocument({ content })` carries the text to the workbench, which
+ * holds untitled text models, and back to the extension host, where a model reads it; the writer resolves
+ * only then, so a reader of the URI never finds it empty. In code-server that round trip is most of what a
+ * call costs beyond plain Node (see the README's benchmarks; inserting the text into an empty document made
+ * beforehand was measured too, and costs the same). Everything else (releasing, the search for restored
+ * documents) runs in the background.
  *
  * **Tabs**: an unsaved (dirty) document gets a tab: the workbench opens every one about 0.8 s after it
  * becomes dirty, as an inactive, pinned tab that takes no focus. The one exception is VS Code's, not
@@ -55,8 +53,8 @@ export class SpillStore implements vscode.Disposable {
   /** Oldest first. */
   private held: HeldSpill[] = [];
   private heldLength = 0;
-  /** The next empty document a spill takes. */
-  private spare: Promise<vscode.TextDocument> | undefined;
+  /** Spill documents being made: the search for restored documents waits for them, so it never takes one. */
+  private readonly making = new Set<Promise<unknown>>();
   /** Background work (releases), one after the other. */
   private queue: Promise<void> = Promise.resolve();
   /** The latest search for restored documents (one runs at a time). */
@@ -91,15 +89,6 @@ export class SpillStore implements vscode.Disposable {
     return this.fill(text, tool, title);
   }
 
-  /** Starts making the spare document, if there is none (call once at activation; spills keep it topped up). */
-  prepare(): void {
-    if (this.disposed || this.spare) return;
-    const spare = Promise.resolve(vscode.workspace.openTextDocument({ content: '', language: 'plaintext' }));
-    this.spare = spare;
-    // A failed spare is made again by the next spill; the failure is that spill's to report.
-    spare.catch(() => (this.spare = this.spare === spare ? undefined : this.spare));
-  }
-
   /**
    * The spill document at `uri` while Scout holds it and its first line is `title` (untitled URIs are reused
    * once a document is gone); undefined when it was released, closed, or never made by Scout. The panel
@@ -128,6 +117,7 @@ export class SpillStore implements vscode.Disposable {
   }
 
   private async adoptNow(): Promise<number> {
+    await Promise.allSettled([...this.making]);
     if (this.disposed) return 0;
     const candidates = new Map<string, vscode.Uri>();
     for (const d of vscode.workspace.textDocuments) if (d.uri.scheme === 'untitled') candidates.set(d.uri.toString(), d.uri);
@@ -169,38 +159,24 @@ export class SpillStore implements vscode.Disposable {
     await this.enqueue(() => Promise.all(all.map((s) => this.release(s))).then(() => undefined));
   }
 
-  /** Puts `text` into the spare document, holds it, and starts the next spare. @throws Error when VS Code refuses */
+  /** Makes the spill document holding `text` and holds it. @throws Error when VS Code cannot make it */
   private async fill(text: string, tool: ToolName, title: string): Promise<vscode.TextDocument> {
     if (!this.searchedBeforeSpill) {
       // Restored documents the workbench had not shown yet at activation must count before anything is released.
       this.searchedBeforeSpill = true;
       void this.adoptRestored();
     }
-    const document = await this.takeSpare();
-    this.prepare();
-    const edit = new vscode.WorkspaceEdit();
-    edit.insert(document.uri, new vscode.Position(0, 0), text);
-    // Held before the text arrives, so the search for restored documents never takes it for one of them.
-    const spill: HeldSpill = { document, tool, title, length: text.length };
-    this.held.push(spill);
-    this.heldLength += text.length;
-    if (!(await vscode.workspace.applyEdit(edit))) {
-      this.held = this.held.filter((s) => s !== spill);
-      this.heldLength -= text.length;
-      throw new Error(`VS Code did not take the text into ${document.uri.toString()}`);
+    const making = Promise.resolve(vscode.workspace.openTextDocument({ content: text, language: 'plaintext' }));
+    this.making.add(making);
+    try {
+      const document = await making;
+      this.held.push({ document, tool, title, length: text.length });
+      this.heldLength += text.length;
+      this.releaseOverflowLater();
+      return document;
+    } finally {
+      this.making.delete(making);
     }
-    this.releaseOverflowLater();
-    return document;
-  }
-
-  /** The spare document, made now when there is none or it cannot be used (closed, or no longer empty). */
-  private async takeSpare(): Promise<vscode.TextDocument> {
-    this.prepare();
-    const pending = this.spare!;
-    this.spare = undefined;
-    const spare = await pending.catch(() => undefined);
-    if (spare && !spare.isClosed && spare.getText() === '' && !this.isKnown(spare.uri.toString())) return spare;
-    return vscode.workspace.openTextDocument({ content: '', language: 'plaintext' });
   }
 
   private isKnown(uri: string): boolean {
