@@ -19,6 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { activation } from './cases/activation';
 import { cancellation } from './cases/cancel';
+import { editor } from './cases/editor';
 import { globPlan, globWhole } from './cases/glob';
 import { grepBroad, grepSelective } from './cases/grep';
 import { webBodiesCase } from './cases/webBodies';
@@ -39,6 +40,7 @@ const CASES: { id: string; run: (ctx: CaseContext) => Promise<CaseResult> }[] = 
   { id: 'workspace-search', run: workspaceSearchCase },
   { id: 'web-fetch', run: webFetchCase },
   { id: 'web-bodies', run: webBodiesCase },
+  { id: 'editor', run: editor },
 ];
 
 interface Options {

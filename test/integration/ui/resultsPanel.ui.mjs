@@ -233,9 +233,9 @@ describe('Scout Results panel and commands', function () {
     assert.equal(await card.locator('.file-row').count(), 100);
     await card.locator('.more', { hasText: `${MANY - 100} more files in the full result` }).waitFor();
     await card.locator('.card-actions').getByRole('button', { name: /^Open full result/ }).click();
-    // The tab is named after the document's first line (VS Code cuts it).
-    await activeTab('Scout glob "ui-panel/many/*"');
-    // The spill document holds its heading, a blank line, every path, a blank line and the workdir note.
+    // Its tab is named after its first line, which says what it is.
+    await activeTab('Scout glob "ui-panel/many/*": 150 files');
+    // The spill document holds the heading, a blank line, every path, a blank line and the workdir note.
     await page.keyboard.press('Control+End');
     await selectionStatus(`Ln ${MANY + 4},`);
   });
