@@ -24,7 +24,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     line = parseCommandLine(argv, process.cwd());
     if (line.help) {
-      process.stdout.write(`${usage(tools)}\n`);
+      process.stdout.write(`${usage(tools, undefined, line.tool === MCP_COMMAND ? MCP_COMMAND : undefined)}\n`);
       return 0;
     }
     if (line.tool === MCP_COMMAND) {
@@ -32,6 +32,8 @@ async function main(argv: readonly string[]): Promise<number> {
       if (line.settings.json) throw new UsageError(`--json does not apply to ${MCP_COMMAND}: a client receives the model text of every call.`);
     } else if (!findTool(line.tool)) {
       throw new UsageError(`unknown tool "${line.tool}".`);
+    } else if (line.settings.rootsTimeoutMs !== undefined) {
+      throw new UsageError(`--roots-timeout applies only to ${MCP_COMMAND}: a one-shot run has no client to ask for roots.`);
     }
     checkDirectory(line.settings.cwd);
     if (line.settings.rgPath !== undefined && !isExecutableFile(path.resolve(line.settings.rgPath))) {
@@ -47,8 +49,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // Loaded only here: esbuild maps this require to the separate bundle ./mcp.js (esbuild.mjs), so a
     // one-shot tool run never loads the MCP SDK.
     const { serveMcp } = require('../mcp/main') as typeof import('../mcp/main');
-    await serveMcp(settings);
-    return 0;
+    return serveMcp(settings);
   }
   let input: unknown = {};
   if (line.argumentsJson !== undefined) {
