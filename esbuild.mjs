@@ -87,14 +87,70 @@ const htmlparser2ParserOnly = {
   },
 };
 
+/**
+ * linkedom's EventTarget constructor gives every node (each element, text and attribute) its own listener
+ * table, a Map kept in a WeakMap. Scout never adds a listener, and on a page of 300,000 nodes those tables
+ * were a third of the conversion's time (garbage collection of a huge WeakMap) and what finally ran the heap
+ * out. The worker bundle gets linkedom's own module with the table made on the first `addEventListener`
+ * instead; the build fails if linkedom's code no longer has the shape this expects.
+ * @type {import('esbuild').Plugin}
+ */
+const lazyListenerTables = {
+  name: 'lazy-listener-tables',
+  setup(build) {
+    build.onLoad({ filter: /linkedom[\\/]cjs[\\/]interface[\\/]event-target\.js$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      let code = await readFile(args.path, 'utf8');
+      const edits = [
+        ['  constructor() {\n    wm.set(this, new Map);\n  }\n', ''],
+        ['  addEventListener(type, listener, options) {\n    const map = wm.get(this);\n', '  addEventListener(type, listener, options) {\n    let map = wm.get(this);\n    if (!map) wm.set(this, (map = new Map));\n'],
+        ['  removeEventListener(type, listener) {\n    const map = wm.get(this);\n    if (map.has(type)) {', '  removeEventListener(type, listener) {\n    const map = wm.get(this);\n    if (map && map.has(type)) {'],
+      ];
+      for (const [from, to] of edits) {
+        if (!code.includes(from)) throw new Error(`linkedom's event-target.js changed; update the lazy-listener-tables plugin (missing: ${JSON.stringify(from)})`);
+        code = code.replace(from, to);
+      }
+      return { contents: code, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * pdf.js decodes a stream outside the V8 heap, so a heap limit does not bound it: an 816 KB PDF whose content
+ * stream inflates to 800 MB took the conversion to 1.76 GB. It decodes in two ways: its own decoders (Flate,
+ * LZW, run-length, …) grow one buffer through `DecodeStream.ensureBuffer`, and a Flate stream is first tried
+ * with the runtime's `DecompressionStream`, whose output chunks it collects (on any failure there it falls
+ * back to its own decoder). The pdfjs bundle gets a check in both places that stops at
+ * `globalThis.scoutPdfMaxStreamBytes` (set by pdfText.ts before it loads the bundle), so such a stream fails
+ * alone, and counts it in `globalThis.scoutPdfStreamsOverLimit` (pdf.js skips a broken content stream
+ * quietly, so the count is how pdfText.ts learns that a page lost its text to the limit). The build fails if pdf.js's code no longer has the shape this expects.
+ * @type {import('esbuild').Plugin}
+ */
+const boundedPdfStreams = {
+  name: 'bounded-pdf-streams',
+  setup(build) {
+    build.onLoad({ filter: /pdfjs-dist[\\/]legacy[\\/]build[\\/]pdf\.worker\.mjs$/ }, async (args) => {
+      const { readFile } = await import('node:fs/promises');
+      const code = await readFile(args.path, 'utf8');
+      const from = '  ensureBuffer(requested) {\n    const buffer = this.buffer;\n    if (requested <= buffer.byteLength) {\n      return buffer;\n    }\n';
+      if (code.split(from).length !== 2) throw new Error("pdf.js's DecodeStream.ensureBuffer changed; update the bounded-pdf-streams plugin");
+      const check = '    const scoutLimit = globalThis.scoutPdfMaxStreamBytes;\n    if (scoutLimit !== undefined && requested > scoutLimit) {\n      globalThis.scoutPdfStreamsOverLimit = (globalThis.scoutPdfStreamsOverLimit ?? 0) + 1;\n      throw new Error(`a stream in this PDF decodes to more than ${scoutLimit / 1048576} MiB, more than Scout reads from one stream`);\n    }\n';
+      const chunkLoop = '      for await (const chunk of readable) {\n        chunks.push(chunk);\n        totalLength += chunk.byteLength;\n';
+      if (code.split(chunkLoop).length !== 2) throw new Error("pdf.js's asyncGetBytesFromDecompressionStream changed; update the bounded-pdf-streams plugin");
+      const chunkCheck = '        if (globalThis.scoutPdfMaxStreamBytes !== undefined && totalLength > globalThis.scoutPdfMaxStreamBytes) {\n          throw new Error("too large");\n        }\n';
+      return { contents: code.replace(from, from + check).replace(chunkLoop, chunkLoop + chunkCheck), loader: 'js' };
+    });
+  },
+};
+
 const builds = [
   { ...common, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir },
   { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir, banner: { js: '#!/usr/bin/env node' }, plugins: [mcpInItsOwnBundle] },
   { ...common, entryPoints: { mcp: 'src/mcp/main.ts' }, outdir },
-  { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [withoutDomino, withoutCssParser, htmlparser2ParserOnly] },
+  { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [withoutDomino, withoutCssParser, htmlparser2ParserOnly, lazyListenerTables] },
   // pdf.js is ESM; as CommonJS its `import.meta.url` is empty, so its optional `require('@napi-rs/canvas')`
   // (a native canvas for rendering) fails quietly and is never loaded: Scout only reads text.
-  { ...common, entryPoints: { pdfjs: 'src/core/web/convert/pdfjsBundle.mjs' }, outdir, logOverride: { 'empty-import-meta': 'silent' } },
+  { ...common, entryPoints: { pdfjs: 'src/core/web/convert/pdfjsBundle.mjs' }, outdir, logOverride: { 'empty-import-meta': 'silent' }, plugins: [boundedPdfStreams] },
   { ...common, entryPoints: { workspaceSearchWorker: 'src/core/workspaceSearch/worker.ts' }, outdir },
 ];
 

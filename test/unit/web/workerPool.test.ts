@@ -1,16 +1,12 @@
 import * as assert from 'node:assert/strict';
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { fork } from 'node:child_process';
 import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
-import { createWebFetchTool } from '../../../src/core/web/fetch/tool';
-import { ConvertWorkerPool, MAX_CONVERT_WORKERS, type RenderResult } from '../../../src/core/web/convert/workerPool';
+import { ConvertWorkerPool, MAX_CONVERT_WORKERS, SMALL_REQUEST_BYTES, type RenderResult } from '../../../src/core/web/convert/workerPool';
 import type { ConvertedMessage, RenderMessage, RenderRequest } from '../../../src/core/web/convert/render';
 import type { ReadyMessage } from '../../../src/core/web/convert/workerReady';
 import type { DuckDuckGoPage } from '../../../src/core/web/search/providers/duckduckgoPage';
 import { pdfDocument } from '../../helpers/pdfFixtures';
-import { builtConvertWorker, webToolEnv } from '../../helpers/webFetchEnv';
+import { builtConvertWorker } from '../../helpers/webFetchEnv';
 import { articlePage } from '../../helpers/webPages';
 
 type Request = Omit<RenderRequest, 'deadline'>;
@@ -34,6 +30,11 @@ function markdownOf(result: RenderResult): string {
 
 /** The stand-in worker of fixtures/stallingConvertWorker.js: it stalls on request, so tests control time. */
 const STALLING_WORKER = path.join(__dirname, 'fixtures', 'stallingConvertWorker.js');
+
+/** What the stand-in echoed about the request it got (its 'decoded' text). */
+function echoOf(result: RenderResult): { bytes: number; deadline: number; pid: number } {
+  return JSON.parse(result.text) as { bytes: number; deadline: number; pid: number };
+}
 
 describe('web/convert ConvertWorkerPool', function () {
   this.timeout(30_000);
@@ -60,32 +61,22 @@ describe('web/convert ConvertWorkerPool', function () {
     assert.deepEqual(results.map(markdownOf), ['a', 'b', 'c']);
   });
 
-  describe('handing the body over (issue 15: the calling thread neither copies nor decodes it)', () => {
-    it('transfers a body that owns its buffer: the caller is left with an empty view, the worker gets every byte', async () => {
+  describe('handing the body over (issue 15: the calling thread never decodes it)', () => {
+    it("sends every byte of the body to the conversion process, leaving the caller's buffer intact", async () => {
       const pool = poolOf(STALLING_WORKER, 1);
-      const bytes = Buffer.alloc(3 * 1024 * 1024, 0x61); // a buffer of its own, as the HTTP client's bodies are
-      const result = await pool.render({ ...request(''), bytes }, 10_000, never);
-      assert.equal(bytes.byteLength, 0, 'the buffer was transferred, not copied');
-      assert.equal(JSON.parse(result.page?.kind === 'text' ? result.page.text : '{}').bytes, 3 * 1024 * 1024);
-    });
-
-    it('copies once a body that shares its buffer (a slice, or a small Buffer from the shared pool), leaving it intact', async () => {
-      const pool = poolOf(STALLING_WORKER, 1);
-      const whole = Buffer.alloc(10_000, 0x62);
-      for (const bytes of [whole.subarray(100, 5100), Buffer.from('<p>small</p>')]) {
+      for (const bytes of [Buffer.alloc(3 * 1024 * 1024, 0x61), Buffer.alloc(10_000, 0x62).subarray(100, 5100), Buffer.from('<p>small</p>')]) {
         const length = bytes.length;
-        const result = await pool.render({ ...request(''), bytes }, 10_000, never);
+        const result = await pool.render({ ...request('', 200_000, 'x-test/echo'), bytes }, 10_000, never);
         assert.equal(bytes.length, length);
-        assert.equal(JSON.parse(result.page?.kind === 'text' ? result.page.text : '{}').bytes, length);
+        assert.equal(echoOf(result).bytes, length);
       }
-      assert.equal(whole.length, 10_000);
     });
 
-    it('tells the worker its deadline: 90 % of the budget from the call', async () => {
+    it('tells the process its deadline: 90 % of the budget from when the process took the request', async () => {
       const pool = poolOf(STALLING_WORKER, 1);
       const before = Date.now();
-      const result = await pool.render(request('<p>x</p>'), 10_000, never);
-      const { deadline } = JSON.parse(result.page?.kind === 'text' ? result.page.text : '{}') as { deadline: number };
+      const result = await pool.render(request('<p>x</p>', 200_000, 'x-test/echo'), 10_000, never);
+      const { deadline } = echoOf(result);
       assert.ok(deadline >= before + 9000 && deadline <= Date.now() + 9000, String(deadline - before));
     });
   });
@@ -98,12 +89,14 @@ describe('web/convert ConvertWorkerPool', function () {
       return pool;
     }
 
-    it('returns the decoded start of the page when the conversion outlives its budget, and stops the worker', async () => {
+    it('returns the whole decoded source when the conversion outlives its budget, and stops the process', async () => {
       const pool = await warmStallingPool();
-      const result = await pool.render(request('<p>raw \u001b[2J text</p>', 9, 'x-test/decode-then-stall'), 2000, never);
-      assert.deepEqual({ ...result }, { text: '<p>raw \u001b[', truncated: true, charset: 'utf-8', charsetSource: 'header', page: null, failure: 'timeout' });
-      const next = await pool.render(request('<p>next</p>'), 10_000, never);
-      assert.equal(next.failure, undefined, 'a fresh worker took the next request');
+      const before = await pool.render(request('<p>before</p>', 200_000, 'x-test/echo'), 10_000, never);
+      const result = await pool.render(request('<p>raw \u2407 text</p>', 9, 'x-test/decode-then-stall'), 2000, never);
+      assert.deepEqual({ ...result, waitedMs: 0 }, { text: '<p>raw \u2407 text</p>', truncated: false, charset: 'utf-8', charsetSource: 'header', charsetAssumed: false, page: null, failure: 'timeout', waitedMs: 0 });
+      const next = await pool.render(request('<p>next</p>', 200_000, 'x-test/echo'), 10_000, never);
+      assert.equal(next.failure, undefined, 'a fresh process took the next request');
+      assert.notEqual(echoOf(next).pid, echoOf(before).pid);
     });
 
     it('has no text when the worker stalls before decoding the body it was handed', async () => {
@@ -112,23 +105,40 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.deepEqual([result.failure, result.text, result.page], ['timeout', '', null]);
     });
 
-    it('gives up a request whose budget runs out while it is still queued, decoding its start here', async () => {
+    it('gives up a request that waits for a process longer than its budget, decoding its start here', async () => {
       const pool = poolOf(STALLING_WORKER, 1);
       const busy = new AbortController();
-      const first = pool.render(request('<p>first</p>', 200_000, 'x-test/stall'), 60_000, busy.signal);
-      const starved = await pool.render(request('<p>late ✓ \u0007</p>'), 50, never);
-      assert.deepEqual([starved.failure, starved.text, starved.charsetSource, starved.page], ['timeout', '<p>late ✓ \u2407</p>', 'fallback', null]);
+      const large = (html: string, contentType?: string): Request => ({ ...request(html, 200_000, contentType), bytes: Buffer.alloc(SMALL_REQUEST_BYTES + 1, html) });
+      const first = pool.render(large('<p>first</p>', 'x-test/stall'), 60_000, busy.signal);
+      const starved = await pool.render({ ...large('x'), bytes: Buffer.from(`<p>late ✓ \u0007</p>${' '.repeat(SMALL_REQUEST_BYTES)}`), rawChars: 15 }, 50, never);
+      assert.deepEqual([starved.failure, starved.text, starved.charsetSource, starved.page], ['busy', '<p>late ✓ \u2407</p>', 'fallback', null]);
       assert.equal(pool.queued, 0);
       busy.abort();
       await assert.rejects(first, { code: 'WEB_ABORTED' });
     });
 
+    it('starts the conversion budget when a process takes the request, not when it was queued', async () => {
+      const pool = poolOf(STALLING_WORKER, 1);
+      const busy = new AbortController();
+      const large = (contentType?: string): Request => ({ ...request('', 200_000, contentType), bytes: Buffer.alloc(SMALL_REQUEST_BYTES + 1, 0x61) });
+      const first = pool.render(large('x-test/stall'), 60_000, busy.signal);
+      const second = pool.render(large('x-test/echo'), 60_000, never);
+      assert.equal(pool.queued, 1);
+      const released = Date.now();
+      busy.abort(); // the first request ends now; only then does the second one start
+      await assert.rejects(first, { code: 'WEB_ABORTED' });
+      const result = await second;
+      assert.ok(echoOf(result).deadline >= released + 0.9 * 60_000, 'the deadline counts from the start');
+      assert.ok(result.waitedMs >= 0);
+    });
+
     it('removes a queued request cancelled before it starts without running it', async () => {
       const pool = poolOf(STALLING_WORKER, 1);
       const busy = new AbortController();
-      const first = pool.render(request('<p>first</p>', 200_000, 'x-test/stall'), 60_000, busy.signal);
+      const large = (contentType?: string): Request => ({ ...request('', 200_000, contentType), bytes: Buffer.alloc(SMALL_REQUEST_BYTES + 1, 0x61) });
+      const first = pool.render(large('x-test/stall'), 60_000, busy.signal);
       const controller = new AbortController();
-      const queued = pool.render(request('<h2>Never</h2>'), 60_000, controller.signal);
+      const queued = pool.render(large(), 60_000, controller.signal);
       assert.equal(pool.queued, 1);
       controller.abort();
       await assert.rejects(queued, { code: 'WEB_ABORTED' });
@@ -149,10 +159,38 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.equal(pool.size, 1);
     });
 
-    it('keeps the body when the worker cannot load its script (it was never sent), and decodes its start here', async () => {
+    it('keeps the body when the process cannot load its script (it was never sent), and decodes its start here', async () => {
       const broken = poolOf('/nonexistent/convertWorker.js');
       const result = await broken.render(request('<p>ok ✓</p>'), 5000, never);
       assert.deepEqual([result.failure, result.text, result.page, result.charsetSource], ['worker-error', '<p>ok ✓</p>', null, 'fallback']);
+    });
+
+    it('keeps converting small pages while a large one holds every other process (issue 11 review: parallel fetches starved)', async () => {
+      const pool = poolOf(STALLING_WORKER, 1);
+      const busy = new AbortController();
+      const heavy = pool.render({ ...request('', 200_000, 'x-test/stall'), bytes: Buffer.alloc(SMALL_REQUEST_BYTES + 1, 0x61) }, 60_000, busy.signal);
+      const small = await Promise.all(['a', 'b', 'c'].map((t) => pool.render(request(`<p>${t}</p>`, 200_000, 'x-test/echo'), 60_000, never)));
+      assert.deepEqual(
+        small.map((r) => [r.failure, r.page?.kind, echoOf(r).bytes]),
+        [
+          [undefined, 'text', 8],
+          [undefined, 'text', 8],
+          [undefined, 'text', 8],
+        ],
+      );
+      assert.equal(pool.size, 2, 'one process for the large page, one for the small ones');
+      busy.abort();
+      await assert.rejects(heavy, { code: 'WEB_ABORTED' });
+    });
+
+    it('fails only the request whose conversion process dies (as V8 aborts one out of memory), and starts a new one for the next', async () => {
+      const pool = poolOf(STALLING_WORKER, 1);
+      const first = await pool.render(request('<p>one</p>', 200_000, 'x-test/echo'), 10_000, never);
+      const died = await pool.render(request('<p>fatal</p>', 200_000, 'x-test/die'), 60_000, never);
+      assert.deepEqual([died.failure, died.page], ['worker-error', null]);
+      const next = await pool.render(request('<p>two</p>', 200_000, 'x-test/echo'), 10_000, never);
+      assert.equal(next.failure, undefined);
+      assert.notEqual(echoOf(next).pid, echoOf(first).pid);
     });
   });
 
@@ -175,14 +213,23 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.ok(Number.isInteger(MAX_CONVERT_WORKERS) && MAX_CONVERT_WORKERS >= 1 && MAX_CONVERT_WORKERS <= 4);
     });
 
-    it('runs more concurrent conversions than workers, never holding more than the bound', async () => {
+    it('runs more concurrent conversions than processes, never holding more than the bound (maxWorkers, and one for small pages)', async () => {
       const pool = poolOf(builtConvertWorker(), 2);
       const calls = Array.from({ length: 9 }, (_, i) => pool.render(request(`<h2>Page ${i}</h2>`), 30_000, never));
-      assert.deepEqual([pool.size, pool.queued], [2, 7]);
+      assert.deepEqual([pool.size, pool.queued], [3, 6]);
       const { results, maxSize } = await watchSize(pool, calls);
       assert.deepEqual(results.map(markdownOf), Array.from({ length: 9 }, (_, i) => `## Page ${i}`));
-      assert.equal(maxSize, 2);
-      assert.deepEqual([pool.size, pool.queued], [2, 0]); // both kept warm for the next calls
+      assert.equal(maxSize, 3);
+      assert.deepEqual([pool.size, pool.queued], [3, 0]); // all kept warm for the next calls
+    });
+
+    it('runs at most maxWorkers large requests at once, however many are queued', async () => {
+      const pool = poolOf(STALLING_WORKER, 2);
+      const busy = new AbortController();
+      const calls = Array.from({ length: 4 }, () => pool.render({ ...request('', 200_000, 'x-test/stall'), bytes: Buffer.alloc(SMALL_REQUEST_BYTES + 1, 0x61) }, 60_000, busy.signal));
+      assert.deepEqual([pool.size, pool.queued], [2, 2]);
+      busy.abort();
+      await Promise.all(calls.map((c) => assert.rejects(c, { code: 'WEB_ABORTED' })));
     });
 
     it('keeps one reused worker answering many sequential requests', async () => {
@@ -198,48 +245,24 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.equal(pool.size, 1);
     });
 
-    it('measures the event-loop stall of 14 concurrent web_fetch calls of a 20 KB page', async () => {
-      const page = articlePage(20_000, 10).html;
-      const server = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page));
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      try {
-        const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/article`;
-        const tool = createWebFetchTool(builtConvertWorker());
-        const delay = monitorEventLoopDelay({ resolution: 1 });
-        delay.enable();
-        const start = performance.now();
-        const outputs = await Promise.all(
-          Array.from({ length: 14 }, () => {
-            const env = webToolEnv(); // its own signal, as each tool call has
-            return tool.run(tool.parse({ url }, env.config), env);
-          }),
-        );
-        const elapsed = performance.now() - start;
-        delay.disable();
-        assert.ok(outputs.every((o) => o.value.format === 'markdown'));
-        console.log(`      14 concurrent fetches of a 20 KB page: ${elapsed.toFixed(0)} ms, longest event-loop stall ${(delay.max / 1e6).toFixed(1)} ms (bound ${MAX_CONVERT_WORKERS} workers)`);
-      } finally {
-        server.close();
-      }
-    });
   });
 
   describe('PDF in the worker (pdf.js)', () => {
-    /** Sends one request straight to a fresh worker, with a deadline the test chooses, and returns its reply. */
+    /** Sends one request straight to a fresh conversion process, with a deadline the test chooses, and returns its reply. */
     async function convertDirectly(bytes: Buffer, deadline: number): Promise<ConvertedMessage['page']> {
-      const worker = new Worker(builtConvertWorker());
+      const worker = fork(builtConvertWorker(), [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
       try {
         const message: RenderRequest = { bytes, contentType: 'application/pdf', kind: 'pdf', sniffMarkup: false, url: 'https://example.com/a.pdf', rawChars: 1000, extractMainContent: true, deadline };
         const reply = new Promise<ConvertedMessage>((resolve, reject) => {
           worker.on('message', (m: RenderMessage | ReadyMessage) => {
-            if (m.type === 'ready') worker.postMessage(message);
+            if (m.type === 'ready') worker.send(message as never);
             else if (m.type === 'converted') resolve(m);
           });
           worker.once('error', reject);
         });
         return (await reply).page;
       } finally {
-        await worker.terminate();
+        worker.kill('SIGKILL');
       }
     }
 
@@ -255,6 +278,7 @@ describe('web/convert ConvertWorkerPool', function () {
           pageCount: 3,
           pagesRead: 3,
           stoppedBy: null,
+          unreadPages: [],
         },
       });
     });
@@ -270,7 +294,7 @@ describe('web/convert ConvertWorkerPool', function () {
 
     it('stops reading pages at its deadline, keeping what it read (controlled budget: a deadline already past)', async () => {
       const page = await convertDirectly(pdfDocument([['one'], ['two'], ['three']]), Date.now() - 1);
-      assert.deepEqual(page, { kind: 'pdf', pdf: { status: 'text', text: '--- Page 1 of 3 ---\n\none', pageCount: 3, pagesRead: 1, stoppedBy: 'deadline' } });
+      assert.deepEqual(page, { kind: 'pdf', pdf: { status: 'text', text: '--- Page 1 of 3 ---\n\none', pageCount: 3, pagesRead: 1, stoppedBy: 'deadline', unreadPages: [] } });
     });
   });
 });

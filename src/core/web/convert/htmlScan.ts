@@ -18,6 +18,67 @@ export interface HtmlScan {
   readonly headStart: number;
   /** At the first `</head>` end tag; -1 when there is none. */
   readonly headEnd: number;
+  /** Start tags, and attributes in them: the nodes a DOM of the source would hold besides its text. */
+  readonly nodes: number;
+  /** `<a>` start tags. */
+  readonly links: number;
+  /**
+   * Where the source can be cut into parts of about `segmentNodes` nodes each, in source order (see
+   * {@link SegmentCut}); empty when the source has fewer nodes.
+   */
+  readonly cuts: readonly SegmentCut[];
+}
+
+/**
+ * A place where an HTML source can be cut so that each part parses to the tree it has inside the whole source:
+ * the part starting at `offset` (a start tag) is parsed after `reopen`, the start tags of the elements still
+ * open there (without `html`, `head` and `body`). A reopened `<table>` carries the attribute
+ * {@link CONTINUED_TABLE}, so the table rules continue its rows instead of promoting one to a header.
+ */
+export interface SegmentCut {
+  readonly offset: number;
+  readonly reopen: string;
+}
+
+/** Attribute set on a `<table>` start tag reopened by a {@link SegmentCut}: the table began in the part before. */
+export const CONTINUED_TABLE = 'data-scout-continued';
+
+/**
+ * Nodes (start tags and their attributes, counted lexically before anything is parsed) a page may hold to be
+ * parsed into one DOM. linkedom, Readability and turndown together peak at about 2–4 KB of memory per node
+ * (link-dense pages cost the most: a 59,000-node page of links peaked at 224 MB for the whole conversion
+ * process), so one DOM's work stays far inside the conversion process's 512 MB heap, while real article pages
+ * (a few thousand to 40,000 nodes) stay whole. A denser page is cut into parts of {@link SEGMENT_NODES} nodes
+ * (segments.ts). Scout's choice, from `npm run bench -- --only web-fetch`.
+ */
+export const MAX_DOM_NODES = 60_000;
+
+/**
+ * Nodes (start tags and their attributes) per part when a source is cut (see {@link HtmlScan.cuts}): about what
+ * linkedom, Readability and turndown handle in tens of MB. Scout's choice.
+ */
+export const SEGMENT_NODES = 20_000;
+
+/** Elements a part may start with when it is cut (block starts); a cut never falls inside a paragraph, a link or a row's cells. */
+const SEGMENT_STARTS = new Set(
+  ['address', 'article', 'aside', 'blockquote', 'center', 'details', 'div', 'dl', 'dt', 'dd', 'fieldset', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'tfoot', 'thead', 'tr', 'ul'],
+);
+/**
+ * Elements that may be open across a cut: containers of blocks, which reopen harmlessly (and custom elements,
+ * whose names hold a hyphen, such as a specification's `emu-clause`).
+ */
+const SEGMENT_CONTAINERS = new Set(
+  ['address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'div', 'dl', 'fieldset', 'figure', 'footer', 'form', 'header', 'html', 'li', 'main', 'nav', 'ol', 'section', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul'],
+);
+/** Elements not reopened after a cut: the part is parsed into a document of its own, which has them. */
+const NOT_REOPENED = new Set(['html', 'head', 'body']);
+
+/** An open element: its name and where its start tag is in the source. */
+interface OpenElement {
+  readonly name: string;
+  readonly start: number;
+  /** Index of the start tag's `>`. */
+  readonly end: number;
 }
 
 // The tree rules below are those of htmlparser2 10 (the tokenizer linkedom builds its DOM with), so the
@@ -57,19 +118,26 @@ const IMPLIES_CLOSE = new Map<string, Set<string>>([
  * `<!-->`), doctype and other declarations, CDATA, processing instructions, quoted attribute values, and the
  * raw text of script/style/title/textarea/xmp are skipped whole, so a `</div>` hidden in any of them does
  * not close anything. Implied end tags, void elements and `/>` inside SVG/MathML follow htmlparser2's rules.
- * Cost: O(source length), plus O(depth) per end tag.
+ * On the way it counts nodes and links, and notes a cut after every `segmentNodes` nodes (or so): at the
+ * next start tag of a block whose open ancestors are all block containers, or at the next start tag of any
+ * element once twice as many have passed without one.
+ * Cost: O(source length), plus O(depth) per end tag and per cut.
  */
-export function scanHtml(source: string, limit = MAX_NESTING_DEPTH): HtmlScan {
-  const stack: string[] = [];
+export function scanHtml(source: string, limit = MAX_NESTING_DEPTH, segmentNodes = SEGMENT_NODES): HtmlScan {
+  const stack: OpenElement[] = [];
   const foreign: boolean[] = [false];
   let depth = 0;
   let bodyStart = -1;
   let bodyEnd = -1;
   let headStart = -1;
   let headEnd = -1;
+  let nodes = 0;
+  let links = 0;
+  let sinceCut = 0;
+  const cuts: SegmentCut[] = [];
   const n = source.length;
   let i = 0;
-  const result = (tooDeep: boolean): HtmlScan => ({ depth, tooDeep, bodyStart, bodyEnd, headStart, headEnd });
+  const result = (tooDeep: boolean): HtmlScan => ({ depth, tooDeep, bodyStart, bodyEnd, headStart, headEnd, nodes, links, cuts });
 
   while (i < n) {
     const lt = source.indexOf('<', i);
@@ -115,7 +183,8 @@ export function scanHtml(source: string, limit = MAX_NESTING_DEPTH): HtmlScan {
         if (foreign.length > 1) foreign.pop();
       }
       if (VOID.has(name)) continue;
-      const pos = stack.lastIndexOf(name);
+      let pos = stack.length - 1;
+      while (pos >= 0 && stack[pos]!.name !== name) pos--;
       if (pos >= 0) stack.length = pos;
       continue;
     }
@@ -132,8 +201,15 @@ export function scanHtml(source: string, limit = MAX_NESTING_DEPTH): HtmlScan {
     if (name === 'body' && bodyStart < 0) bodyStart = i;
     if (name === 'head' && headStart < 0) headStart = i;
 
+    nodes += 1 + tag.attributes;
+    sinceCut += 1 + tag.attributes;
+    if (name === 'a') links++;
     const closes = IMPLIES_CLOSE.get(name);
-    if (closes) while (stack.length > 0 && closes.has(stack[stack.length - 1]!)) stack.pop();
+    if (closes) while (stack.length > 0 && closes.has(stack[stack.length - 1]!.name)) stack.pop();
+    if (sinceCut > segmentNodes && (sinceCut > 2 * segmentNodes || (SEGMENT_STARTS.has(name) && stack.every((e) => SEGMENT_CONTAINERS.has(e.name) || e.name.includes('-'))))) {
+      cuts.push({ offset: lt, reopen: reopenTags(source, stack) });
+      sinceCut = 0;
+    }
     if (stack.length + 1 > depth) depth = stack.length + 1;
     if (depth > limit) return result(true);
     if (VOID.has(name)) continue;
@@ -149,11 +225,22 @@ export function scanHtml(source: string, limit = MAX_NESTING_DEPTH): HtmlScan {
       continue;
     }
     if (tag.selfClosing && foreign[foreign.length - 1]) continue;
-    stack.push(name);
+    stack.push({ name, start: lt, end: tag.end });
     if (FOREIGN.has(name)) foreign.push(true);
     else if (HTML_INTEGRATION.has(name)) foreign.push(false);
   }
   return result(false);
+}
+
+/** The start tags of the open elements, outermost first, as {@link SegmentCut.reopen} gives them. */
+function reopenTags(source: string, open: readonly OpenElement[]): string {
+  let tags = '';
+  for (const e of open) {
+    if (NOT_REOPENED.has(e.name)) continue;
+    const tag = source.slice(e.start, e.end + 1);
+    tags += e.name === 'table' ? `<table ${CONTINUED_TABLE}${tag.slice(6)}` : tag;
+  }
+  return tags;
 }
 
 function isAsciiLetter(c: number): boolean {
@@ -178,31 +265,41 @@ function tagNameEnd(source: string, from: number): number {
 /**
  * Finds the `>` that ends a tag whose attributes start at `from`, skipping quoted attribute values.
  * `end` is -1 when the source ends first. `selfClosing` is true for a `/` directly before that `>`
- * outside an attribute value.
+ * outside an attribute value. `attributes` counts the attribute names on the way.
  */
-function tagEnd(source: string, from: number): { end: number; selfClosing: boolean } {
+function tagEnd(source: string, from: number): { end: number; selfClosing: boolean; attributes: number } {
   let afterEquals = false;
   let inUnquotedValue = false;
+  let inName = false;
+  let attributes = 0;
   for (let i = from; i < source.length; i++) {
     const c = source.charCodeAt(i);
     if (c === 0x3e /* > */) {
       const selfClosing = !inUnquotedValue && i > from && source.charCodeAt(i - 1) === 0x2f;
-      return { end: i, selfClosing };
+      return { end: i, selfClosing, attributes };
     }
     if (afterEquals) {
       if (isSpace(c)) continue;
       afterEquals = false;
       if (c === 0x22 || c === 0x27) {
         const close = source.indexOf(c === 0x22 ? '"' : "'", i + 1);
-        if (close < 0) return { end: -1, selfClosing: false };
+        if (close < 0) return { end: -1, selfClosing: false, attributes };
         i = close;
         continue;
       }
       inUnquotedValue = true;
       continue;
     }
-    if (isSpace(c)) inUnquotedValue = false;
-    else if (c === 0x3d /* = */ && !inUnquotedValue) afterEquals = true;
+    if (isSpace(c) || c === 0x2f /* / */) {
+      inUnquotedValue = false;
+      inName = false;
+    } else if (c === 0x3d /* = */ && !inUnquotedValue) {
+      afterEquals = true;
+      inName = false;
+    } else if (!inName && !inUnquotedValue) {
+      inName = true;
+      attributes++;
+    }
   }
-  return { end: -1, selfClosing: false };
+  return { end: -1, selfClosing: false, attributes };
 }

@@ -162,7 +162,7 @@ export function fallbackContent(document: Document): MainContent {
       return { root: best.el, source, title: '', contentChars: best.chars };
     }
   }
-  removeWhere(body, isChrome);
+  removeChrome(body);
   return { root: body, source: 'body-cleaned', title: '', contentChars: bodyChars };
 }
 
@@ -190,6 +190,24 @@ function isChrome(el: Element): boolean {
   if (!HEADER_FOOTER_ELEMENTS.has(el.nodeName) && !(el.hasAttribute('role') && HEADER_FOOTER_ROLES.has(roleOf(el)))) return false;
   for (let p = el.parentElement; p; p = p.parentElement) if (p.nodeName === 'ARTICLE' || p.nodeName === 'MAIN' || roleOf(p) === 'main') return false;
   return true;
+}
+
+/**
+ * Removes the navigation, sidebars, and the site's header and footer (those outside an article or main
+ * element) under `root`, as the fallback chain's last step does with the whole body.
+ */
+export function removeChrome(root: Element): void {
+  removeWhere(root, isChrome);
+}
+
+/** Letters and digits (Unicode `L` and `N`) in the text under `root`: the measure of how much text a conversion kept. */
+export function letterCount(root: Element): number {
+  return lettersIn(root.textContent ?? '');
+}
+
+/** Letters and digits (Unicode `L` and `N`) in `text`. */
+export function lettersIn(text: string): number {
+  return text.replace(/[^\p{L}\p{N}]+/gu, '').length;
 }
 
 /** Removes the elements under `root` that `test` accepts (the outermost of nested ones). */

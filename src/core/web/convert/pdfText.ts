@@ -8,15 +8,32 @@ type TextContentItem = Awaited<ReturnType<PdfJs.PDFPageProxy['getTextContent']>>
 export const MAX_PDF_PAGES = 500;
 
 /**
+ * Bytes one stream of a PDF may decode to (a page's content, a font, an object stream). pdf.js keeps a decoded
+ * stream in one buffer outside the V8 heap, so without this a small compressed stream can take gigabytes (an
+ * 816 KB file inflated to 800 MB); a stream past it fails alone (its page is reported unreadable). Real
+ * content streams are a few MB at most. Scout's choice; enforced inside pdf.js by the build (esbuild.mjs).
+ */
+export const MAX_PDF_STREAM_BYTES = 64 * 1024 * 1024;
+
+/**
  * What a PDF gave:
  * - `text`: the text of its pages (`pagesRead` of `pageCount`), each page headed by a marker line
  *   `--- Page N of M ---`; `stoppedBy` says why reading stopped before the last page, if it did;
+ *   `unreadPages` lists the pages whose text could not be read (a stream over {@link MAX_PDF_STREAM_BYTES},
+ *   a broken content stream), each with why;
  * - `encrypted`: it needs a password;
  * - `no-text`: it has pages but none holds text (a scanned document without a text layer);
  * - `invalid`: pdf.js could not read it (`error` says why).
  */
 export type PdfText =
-  | { readonly status: 'text'; readonly text: string; readonly pageCount: number; readonly pagesRead: number; readonly stoppedBy: 'page-cap' | 'deadline' | null }
+  | {
+      readonly status: 'text';
+      readonly text: string;
+      readonly pageCount: number;
+      readonly pagesRead: number;
+      readonly stoppedBy: 'page-cap' | 'deadline' | null;
+      readonly unreadPages: readonly { readonly page: number; readonly error: string }[];
+    }
   | { readonly status: 'encrypted' }
   | { readonly status: 'no-text'; readonly pageCount: number }
   | { readonly status: 'invalid'; readonly error: string };
@@ -65,6 +82,7 @@ export async function pdfToText(bytes: Uint8Array, options: PdfOptions = {}): Pr
   try {
     const pageCount = document.numPages;
     const pages: string[] = [];
+    const unreadPages: { page: number; error: string }[] = [];
     let stoppedBy: 'page-cap' | 'deadline' | null = null;
     let anyText = false;
     for (let n = 1; n <= pageCount; n++) {
@@ -76,20 +94,39 @@ export async function pdfToText(bytes: Uint8Array, options: PdfOptions = {}): Pr
         stoppedBy = 'deadline';
         break;
       }
-      const page = await document.getPage(n);
-      const text = pageText((await page.getTextContent()).items);
-      page.cleanup();
-      anyText ||= text !== '';
       const marker = `--- Page ${n} of ${pageCount} ---`;
+      let text: string;
+      const overLimit = streamsOverLimit();
+      try {
+        const page = await document.getPage(n);
+        try {
+          text = pageText((await page.getTextContent()).items);
+        } finally {
+          page.cleanup();
+        }
+        // pdf.js skips a content stream it cannot decode without telling; the bundle's check counts the ones it stopped.
+        if (streamsOverLimit() > overLimit) throw new Error(`a stream on this page decodes to more than ${MAX_PDF_STREAM_BYTES / 1048576} MiB, more than Scout reads from one stream`);
+      } catch (e) {
+        const error = e instanceof Error ? e.message : String(e);
+        unreadPages.push({ page: n, error });
+        pages.push(`${marker}\n\n(The text of this page could not be read: ${error}.)`);
+        continue;
+      }
+      anyText ||= text !== '';
       pages.push(text === '' ? marker : `${marker}\n\n${text}`);
     }
-    if (!anyText && stoppedBy === null) return { status: 'no-text', pageCount };
-    return { status: 'text', text: pages.join('\n\n'), pageCount, pagesRead: pages.length, stoppedBy };
+    if (!anyText && unreadPages.length === 0 && stoppedBy === null) return { status: 'no-text', pageCount };
+    return { status: 'text', text: pages.join('\n\n'), pageCount, pagesRead: pages.length, stoppedBy, unreadPages };
   } catch (e) {
     return { status: 'invalid', error: e instanceof Error ? e.message : String(e) };
   } finally {
     await document.destroy();
   }
+}
+
+/** Streams the check the build adds to pdf.js has stopped at {@link MAX_PDF_STREAM_BYTES} in this thread so far. */
+function streamsOverLimit(): number {
+  return (globalThis as { scoutPdfStreamsOverLimit?: number }).scoutPdfStreamsOverLimit ?? 0;
 }
 
 /** One page's text: runs joined, a newline at each end-of-line mark or line change, a blank line at a gap. */
@@ -121,7 +158,8 @@ type PdfJsApi = Pick<typeof PdfJs, 'getDocument' | 'VerbosityLevel'>;
 let loaded: PdfJsApi | undefined;
 
 /**
- * Loads dist/pdfjs.js, the bundle beside this one, once per thread. pdf.js's display layer builds a
+ * Loads dist/pdfjs.js, the bundle beside this one, once per thread, with the stream limit
+ * {@link MAX_PDF_STREAM_BYTES} set for it. pdf.js's display layer builds a
  * `DOMMatrix` when it loads (for canvas rendering, which Scout never does), so a bare stand-in is defined
  * where the runtime has none; and it reports its missing optional rendering package on the console while
  * loading, which in the CLI is the user's terminal, so the console is silent until it has loaded.
@@ -130,8 +168,9 @@ let loaded: PdfJsApi | undefined;
  */
 function loadPdfJs(): PdfJsApi {
   if (loaded) return loaded;
-  const scope = globalThis as { DOMMatrix?: unknown };
+  const scope = globalThis as { DOMMatrix?: unknown; scoutPdfMaxStreamBytes?: number };
   scope.DOMMatrix ??= class DOMMatrix {};
+  scope.scoutPdfMaxStreamBytes = MAX_PDF_STREAM_BYTES; // read by the check the build adds to pdf.js (esbuild.mjs)
   const { log, warn, info } = console;
   console.log = console.warn = console.info = () => undefined;
   try {

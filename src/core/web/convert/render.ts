@@ -1,10 +1,9 @@
-import { cutAtCodePoint } from '../../codePoints';
 import { decodeText, type CharsetSource } from '../http/charset';
 import { displayText } from './displayText';
 import { htmlToMarkdown, type Conversion } from './markdown';
 import { pdfToText, type PdfText } from './pdfText';
 
-/** One whole body for the conversion worker to decode and convert. Sent with `bytes`' buffer transferred. */
+/** One whole body for the conversion process to decode and convert. */
 export interface RenderRequest {
   /** The whole body (up to the 5 MiB download cap). */
   readonly bytes: Uint8Array;
@@ -16,8 +15,8 @@ export interface RenderRequest {
   /** Final URL of the page (base for relative links). */
   readonly url: string;
   /**
-   * Characters of decoded source the worker posts first (`fetchMaxOutputChars`), shown raw when the
-   * conversion does not finish in time. The conversion itself reads the whole body.
+   * Characters of source shown raw (`fetchMaxOutputChars`) when the request never reaches a conversion
+   * process and the pool decodes the body's start itself. The process itself reads the whole body.
    */
   readonly rawChars: number;
   readonly extractMainContent: boolean;
@@ -29,26 +28,27 @@ export interface RenderRequest {
 }
 
 /**
- * The start of the decoded source, posted before conversion starts so a conversion that runs out of time can
- * still show raw text. Not posted for a PDF, which has no source text to show.
+ * The whole decoded source, posted before conversion starts so a conversion that runs out of time can still
+ * show the raw text, all of it (its start inline, the rest saved with it). Not posted for a PDF, which has no
+ * source text to show.
  */
 export interface DecodedMessage {
   readonly type: 'decoded';
-  /** At most `rawChars` characters, display-safe (see displayText.ts). */
+  /** The whole body's text, display-safe (see displayText.ts). */
   readonly text: string;
-  /** The body held more text than `text`. */
-  readonly truncated: boolean;
   readonly charset: string;
   readonly charsetSource: CharsetSource;
+  /** Nothing declared the charset and the body is not plain ASCII: `charset` is Scout's guess. */
+  readonly charsetAssumed: boolean;
 }
 
 /**
  * A whole body, converted and display-safe:
- * - `text`: a text body's whole decoded text;
+ * - `text`: a text body, shown as decoded (its text is the {@link DecodedMessage}'s);
  * - `html`: an HTML body's conversion (its Markdown is the whole page's, or the main content's);
  * - `pdf`: a PDF's text, or why it has none.
  */
-export type ConvertedPage = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'html'; readonly conversion: Conversion } | { readonly kind: 'pdf'; readonly pdf: PdfText };
+export type ConvertedPage = { readonly kind: 'text' } | { readonly kind: 'html'; readonly conversion: Conversion } | { readonly kind: 'pdf'; readonly pdf: PdfText };
 
 export interface ConvertedMessage {
   readonly type: 'converted';
@@ -77,16 +77,17 @@ export interface WorkerTaskRequest {
  */
 export async function render(request: RenderRequest, post: (message: RenderMessage) => void): Promise<void> {
   if (request.kind === 'pdf') {
-    const pdf = await pdfToText(request.bytes, { deadline: request.deadline }).catch((e: unknown): PdfText => ({ status: 'invalid', error: e instanceof Error ? e.message : String(e) }));
+    // pdf.js wants a plain Uint8Array; a Buffer arrives as a Buffer over the IPC channel.
+    const bytes = new Uint8Array(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
+    const pdf = await pdfToText(bytes, { deadline: request.deadline }).catch((e: unknown): PdfText => ({ status: 'invalid', error: e instanceof Error ? e.message : String(e) }));
     post({ type: 'converted', page: { kind: 'pdf', pdf: pdf.status === 'text' ? { ...pdf, text: displayText(pdf.text) } : pdf } });
     return;
   }
   // Every byte decodes to at most one UTF-16 code unit, so this many characters is the whole body.
   const decoded = decodeText(request.bytes, request.contentType, request.bytes.length, request.sniffMarkup);
-  const raw = cutAtCodePoint(decoded.text, request.rawChars);
-  post({ type: 'decoded', text: displayText(raw), truncated: raw.length < decoded.text.length || decoded.truncated, charset: decoded.charset, charsetSource: decoded.source });
+  post({ type: 'decoded', text: displayText(decoded.text), charset: decoded.charset, charsetSource: decoded.source, charsetAssumed: decoded.assumed });
   if (request.kind === 'text') {
-    post({ type: 'converted', page: { kind: 'text', text: displayText(decoded.text) } });
+    post({ type: 'converted', page: { kind: 'text' } });
     return;
   }
   const conversion = htmlToMarkdown(decoded.text, { baseUrl: request.url, extractMainContent: request.extractMainContent, deadline: request.deadline });

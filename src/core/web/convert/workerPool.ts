@@ -1,5 +1,5 @@
+import { fork, type ChildProcess, type Serializable } from 'node:child_process';
 import * as os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { ToolError } from '../../errors';
 import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 import type { CharsetSource } from '../http/charset';
@@ -7,88 +7,125 @@ import { displayText } from './displayText';
 import type { ConvertedPage, RenderMessage, RenderRequest, WorkerTaskRequest } from './render';
 import { isReady, type ReadyMessage } from './workerReady';
 
-/** What the worker produced for one body, or what Scout fell back to. */
+/** What the conversion process produced for one body, or what Scout fell back to. */
 export interface RenderResult {
-  /** The start of the decoded source (at most `rawChars`), display-safe; '' for a PDF, or when nothing was decoded. */
+  /**
+   * The decoded source, display-safe: the whole of it when the conversion process decoded it, else (it never
+   * reached one) its start, at most `rawChars`, decoded here; '' for a PDF, or when nothing was decoded.
+   */
   readonly text: string;
   /** The body held more text than `text`. */
   readonly truncated: boolean;
   readonly charset: string;
   readonly charsetSource: CharsetSource | 'fallback';
-  /** The whole body converted; null when the worker could not finish (see `failure`). */
+  /** Nothing declared the charset and the body is not plain ASCII: `charset` is a guess. */
+  readonly charsetAssumed: boolean;
+  /** The whole body converted; null when the conversion did not finish (see `failure`). */
   readonly page: ConvertedPage | null;
-  /** Why `page` is null: the time budget ran out, or the worker died. */
+  /** Why `page` is null. */
   readonly failure?: WorkerFailure;
+  /** ms the request waited for a free conversion process. */
+  readonly waitedMs: number;
 }
 
-/** Why a worker gave no answer: the time budget ran out, or the worker died. */
-export type WorkerFailure = 'timeout' | 'worker-error';
-
 /**
- * Heap limit of one conversion worker. A page whose DOM grows past it kills only the worker (the call then
- * returns raw text), never the extension host. Converting a whole 5 MiB page (the download cap) stays below it
- * (see the web-fetch case of `npm run bench` for the worker's peak RSS).
+ * Why a conversion process gave no answer: its time budget ran out (`timeout`), it died (`worker-error`), or
+ * every process stayed busy with other requests for as long as the request may wait (`busy`).
  */
-const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 512 };
+export type WorkerFailure = 'timeout' | 'worker-error' | 'busy';
 
 /**
- * The worker is asked to have answered this share of the time budget before the pool stops it, so it can
+ * V8 heap limit of one conversion process (`--max-old-space-size`, MB). Conversions are built to stay far below
+ * it (see `MAX_DOM_NODES`); if one still runs out, V8 aborts that process alone, and the call returns the raw
+ * text. A worker thread's `resourceLimits` could not promise that: an allocation that fails inside V8's
+ * runtime aborts the whole process the thread lives in (nodejs/node#47224).
+ */
+export const CONVERT_HEAP_LIMIT_MB = 512;
+
+/**
+ * The process is asked to have answered this share of its time budget before the pool stops it, so it can
  * skip work it has no time for and still post its result.
  */
 const WORKER_DEADLINE_SHARE = 0.9;
 
 /**
- * Most conversion workers alive at once in one pool (Scout's choice): one per core, leaving a core for the
- * extension host, and never more than 4 (each costs tens of MB and ~100 ms of start-up on the calling thread;
- * a 20 KB page converts in tens of ms, so more workers would buy little). At least 1.
+ * Most conversion processes converting large bodies at once in one pool (Scout's choice): one per core,
+ * leaving a core for the extension host, and never more than 4 (each costs tens of MB and ~100 ms to start;
+ * a 20 KB page converts in tens of ms, so more would buy little). At least 1. One more process may run, for
+ * small bodies only ({@link SMALL_REQUEST_BYTES}), so a heavy page never holds up the small pages beside it.
  */
 export const MAX_CONVERT_WORKERS = Math.max(1, Math.min(os.availableParallelism() - 1 || 1, 4));
 
-/** A request waiting for, or running on, a worker. */
+/**
+ * Bodies up to this many bytes are small (Scout's choice: a typical article page, which converts in a few
+ * hundred ms at most): they may also use the extra process kept for them.
+ */
+export const SMALL_REQUEST_BYTES = 512 * 1024;
+
+/** A request waiting for, or running on, a process. */
 interface Task {
+  /** Whether the request is small (see {@link SMALL_REQUEST_BYTES}). */
+  readonly small: boolean;
   /** Posts the request to `worker`, which the pool has just given it. */
-  start(worker: Worker): void;
+  start(worker: ChildProcess): void;
 }
 
-/** An idle worker and the timer that retires it. */
+/** An idle process and the timer that retires it. */
 interface IdleWorker {
-  readonly worker: Worker;
+  readonly worker: ChildProcess;
   readonly timer: NodeJS.Timeout;
 }
 
+/** How long a request may wait for a process, and how long it may then run. */
+interface Budget {
+  /** ms a request may wait in the queue. */
+  readonly waitMs: number;
+  /** ms it may run once a process took it, given how long it waited. */
+  runMs(waitedMs: number): number;
+}
+
 /**
- * Runs decode-and-convert requests in `worker_threads` workers (dist/convertWorker.js) so parsing and
- * conversion never block the calling thread.
+ * Runs decode-and-convert requests in child processes (dist/convertWorker.js, started with `fork` and
+ * Node's advanced serialization) so parsing and conversion never block the calling thread, and so nothing a
+ * page does to a converter, not even running V8 out of memory, can take the calling process down (the
+ * extension host, the MCP server, the CLI).
  *
- * At most `maxWorkers` workers exist at once (busy, idle, or terminated but not yet exited); further requests
- * wait in a FIFO queue. A worker that answered is reused: it waits unreferenced (it never keeps a process
- * alive) for the next request and is retired after `idleMs` without one. A worker that died or was terminated
- * is replaced by a new one when a request needs it.
+ * At most `maxWorkers` requests with a large body run at once, and one more with a small body; further
+ * requests wait in a queue, oldest first, except that a small request passes large ones that cannot start.
+ * A process that answered is reused: it waits unreferenced (it never keeps the calling process alive) for
+ * the next request and is retired after `idleMs` without one. A process that died or was stopped is
+ * replaced by a new one when a request needs it. Every process exits when the calling process does (its IPC
+ * channel closes).
  *
- * Time budget: `timeoutMs` is measured from the call, so time spent queued counts against it. A call therefore
- * settles within its budget whatever the load: if the budget runs out while queued, the request never starts;
- * if it runs out while converting, the worker is terminated. Either way the decoded source is returned raw (or,
- * if even decoding had not finished, the bytes decoded as UTF-8 here). The caller's `signal` applies as well:
- * cancelling removes a queued request without starting anything, or terminates the worker running it.
+ * Time budget (issue 11 review: parallel calls queued behind one heavy page all ran out of time): `timeoutMs`
+ * starts when a process takes the request, so time spent queued does not shorten a conversion. Waiting is
+ * bounded apart, by the same `timeoutMs`: a request still queued then gets `failure: 'busy'`. A running
+ * request that outlives its budget has its process stopped. Either way the decoded source is returned raw (the
+ * whole of it, which the process posts before converting; or, if the request never reached a process, its
+ * start decoded here as UTF-8). The caller's `signal` applies as well: cancelling removes a queued request
+ * without starting anything, or stops the process running it.
  *
- * The same workers run the other DOM tasks of the web tools ({@link ConvertWorkerPool.task}, e.g. parsing a
+ * The same processes run the other DOM tasks of the web tools ({@link ConvertWorkerPool.task}, e.g. parsing a
  * DuckDuckGo result page for web_search); web_fetch and web_search share one pool ({@link sharedConvertWorkerPool}).
  */
 export class ConvertWorkerPool {
-  /** Every worker thread that has not exited yet. */
-  private readonly workers = new Set<Worker>();
-  /** Idle workers, the most recently used last (taken first, so surplus ones retire). */
+  /** Every process that has not exited yet. */
+  private readonly workers = new Set<ChildProcess>();
+  /** Idle processes, the most recently used last (taken first, so surplus ones retire). */
   private readonly idle: IdleWorker[] = [];
   private readonly queue: Task[] = [];
-  /** Workers that have loaded their script and said so ({@link ReadyMessage}). */
-  private readonly loaded = new WeakSet<Worker>();
-  /** For a worker that has not said so yet: how to send it the request it was given. */
-  private readonly waiting = new Map<Worker, () => void>();
+  /** Requests running now, and how many of them are large. */
+  private running = 0;
+  private runningLarge = 0;
+  /** Processes that have loaded their script and said so ({@link ReadyMessage}). */
+  private readonly loaded = new WeakSet<ChildProcess>();
+  /** For a process that has not said so yet: how to send it the request it was given. */
+  private readonly waiting = new Map<ChildProcess, () => void>();
 
   /**
    * @param scriptPath absolute path of dist/convertWorker.js
-   * @param idleMs how long an idle worker waits for the next request before it exits
-   * @param maxWorkers most workers alive at once (at least 1)
+   * @param idleMs how long an idle process waits for the next request before it exits
+   * @param maxWorkers most large requests running at once (at least 1); one small request more may run
    */
   constructor(
     readonly scriptPath: string,
@@ -96,90 +133,96 @@ export class ConvertWorkerPool {
     private readonly maxWorkers = MAX_CONVERT_WORKERS,
   ) {}
 
-  /** Worker threads alive now (busy, idle, or terminated but not yet exited); never more than `maxWorkers`. */
+  /** Processes alive now (busy, idle, or stopped but not yet exited); never more than `maxWorkers + 1`. */
   get size(): number {
     return this.workers.size;
   }
 
-  /** Requests waiting for a worker. */
+  /** Requests waiting for a process. */
   get queued(): number {
     return this.queue.length;
   }
 
   /**
-   * Decodes and converts one whole body within `timeoutMs` (counted from this call, queueing included).
+   * Decodes and converts one whole body: it may wait `timeoutMs` for a process, then convert for `timeoutMs`.
    *
-   * The body goes to the worker without being copied, decoded or scanned here: `request.bytes`' buffer is
-   * transferred when the request starts (so `request.bytes` is empty afterwards), and the worker decodes it.
-   * A buffer can be transferred only when the view covers all of it (a Node Buffer from the shared pool, or a
-   * slice, does not); such a body is copied once into a buffer of its own, which is then transferred. The
-   * HTTP client's bodies own their buffer, so in practice nothing is copied.
+   * The body goes to the process without being decoded or scanned here: the request is serialized (one copy
+   * of its bytes) as it is sent. The process posts the whole decoded source first, then the conversion.
    *
-   * When the budget runs out or the worker dies, the result has no page: its text is the start of the source
-   * the worker decoded first, or, if the request never reached a worker, the body decoded here as UTF-8 (at
-   * most `rawChars` characters). A body that reached a worker which died before decoding it gives no text.
+   * When the budget runs out or the process dies, the result has no page: its text is the whole source the
+   * process decoded first, or, if the request never reached a process, the body decoded here as UTF-8 (at
+   * most `rawChars` characters). A body that reached a process which died before decoding it gives no text.
    *
    * @throws ToolError WEB_ABORTED when `signal` aborts
    */
   render(request: Omit<RenderRequest, 'deadline'>, timeoutMs: number, signal: AbortSignal): Promise<RenderResult> {
     let decoded: Extract<RenderMessage, { type: 'decoded' }> | undefined;
     let sent = false;
-    const source = (): Pick<RenderResult, 'text' | 'truncated' | 'charset' | 'charsetSource'> => {
-      if (decoded) return { text: decoded.text, truncated: decoded.truncated, charset: decoded.charset, charsetSource: decoded.charsetSource };
-      if (sent || request.kind === 'pdf') return { text: '', truncated: request.kind !== 'pdf', charset: '', charsetSource: 'fallback' };
+    const source = (): Pick<RenderResult, 'text' | 'truncated' | 'charset' | 'charsetSource' | 'charsetAssumed'> => {
+      if (decoded) return { text: decoded.text, truncated: false, charset: decoded.charset, charsetSource: decoded.charsetSource, charsetAssumed: decoded.charsetAssumed };
+      if (sent || request.kind === 'pdf') return { text: '', truncated: request.kind !== 'pdf', charset: '', charsetSource: 'fallback', charsetAssumed: false };
       return decodeUtf8(request.bytes, request.rawChars);
     };
-    const deadline = Date.now() + timeoutMs * WORKER_DEADLINE_SHARE;
     return this.exchange<RenderMessage, RenderResult>(
-      () => {
+      request.bytes.length <= SMALL_REQUEST_BYTES,
+      (runMs) => {
         sent = true;
-        const bytes = ownedBytes(request.bytes);
-        return { message: { ...request, bytes, deadline } satisfies RenderRequest, transfer: [bytes.buffer] };
+        const message: RenderRequest = { ...request, deadline: Date.now() + runMs * WORKER_DEADLINE_SHARE };
+        return message as unknown as Serializable;
       },
-      timeoutMs,
+      { waitMs: timeoutMs, runMs: () => timeoutMs },
       signal,
       {
-        reply: (m) => {
+        reply: (m, waitedMs) => {
           if (m.type === 'decoded') {
             decoded = m;
             return undefined;
           }
-          return { ...source(), page: m.page };
+          return { ...source(), page: m.page, waitedMs };
         },
-        fallBack: (failure) => ({ ...source(), page: null, failure }),
+        fallBack: (failure, waitedMs) => ({ ...source(), page: null, failure, waitedMs }),
       },
     );
   }
 
   /**
    * Runs one task of another kind than rendering (see worker.ts) and resolves its single reply, or the
-   * failure when the time budget (counted from this call, queueing included) ran out or the worker died.
+   * failure when the time budget (counted from this call, queueing included) ran out or the process died.
    * @throws ToolError WEB_ABORTED when `signal` aborts
    */
   task<T>(request: WorkerTaskRequest, timeoutMs: number, signal: AbortSignal): Promise<{ reply: T } | { failure: WorkerFailure }> {
-    return this.exchange<T, { reply: T } | { failure: WorkerFailure }>(() => ({ message: request, transfer: [] }), timeoutMs, signal, {
-      reply: (m) => ({ reply: m }),
-      fallBack: (failure) => ({ failure }),
-    });
+    return this.exchange<T, { reply: T } | { failure: WorkerFailure }>(
+      request.html.length <= SMALL_REQUEST_BYTES,
+      () => request as unknown as Serializable,
+      { waitMs: timeoutMs, runMs: (waitedMs) => Math.max(1, timeoutMs - waitedMs) },
+      signal,
+      {
+        reply: (m) => ({ reply: m }),
+        fallBack: (failure) => ({ failure: failure === 'busy' ? 'timeout' : failure }),
+      },
+    );
   }
 
   /**
-   * Queues a request for a worker and settles with the first value `handle.reply` returns for a message from
-   * that worker (undefined means "wait for more"), or `handle.fallBack` when `timeoutMs` runs out (queued or
-   * running) or the worker dies. `outgoing` makes the message and the buffers to transfer with it when a
-   * worker takes the request (never, if it is cancelled or runs out of time while queued). A worker that
-   * answered goes back to the pool; one that timed out is terminated. Cancellation dequeues the request or
-   * terminates its worker, and rejects with WEB_ABORTED.
+   * Queues a request for a process and settles with the first value `handle.reply` returns for a message from
+   * that process (undefined means "wait for more"), or `handle.fallBack` when the budget runs out (queued or
+   * running) or the process dies. `outgoing` makes the message, given the ms it may run, when a process takes
+   * the request (never, if it is cancelled or runs out of time while queued). A process that answered goes
+   * back to the pool; one that timed out is stopped. Cancellation dequeues the request or stops its process,
+   * and rejects with WEB_ABORTED.
    */
   private exchange<M, R>(
-    outgoing: () => { message: unknown; transfer: ArrayBuffer[] },
-    timeoutMs: number,
+    small: boolean,
+    outgoing: (runMs: number) => Serializable,
+    budget: Budget,
     signal: AbortSignal,
-    handle: { reply(message: M): R | undefined; fallBack(failure: WorkerFailure): R },
+    handle: { reply(message: M, waitedMs: number): R | undefined; fallBack(failure: WorkerFailure, waitedMs: number): R },
   ): Promise<R> {
     if (signal.aborted) return Promise.reject(aborted());
     return new Promise<R>((resolve, reject) => {
-      let worker: Worker | undefined;
+      const queuedAt = Date.now();
+      let waitedMs = 0;
+      let worker: ChildProcess | undefined;
       let settled = false;
       const finish = (keepWorker: boolean, complete: () => void): void => {
         if (settled) return;
@@ -192,73 +235,105 @@ export class ConvertWorkerPool {
           worker.off('message', onMessage);
           worker.off('error', onFailure);
           worker.off('exit', onFailure);
+          this.running--;
+          if (!small) this.runningLarge--;
           if (keepWorker) this.release(worker);
-          else void worker.terminate();
+          else stop(worker);
         }
         complete();
+        this.dispatch();
       };
       const onMessage = (m: M | ReadyMessage): void => {
         if (isReady(m)) return;
-        const result = handle.reply(m);
+        const result = handle.reply(m, waitedMs);
         if (result !== undefined) finish(true, () => resolve(result));
       };
-      const onFailure = (): void => finish(false, () => resolve(handle.fallBack('worker-error')));
+      const onFailure = (): void => finish(false, () => resolve(handle.fallBack('worker-error', waitedMs)));
       const onAbort = (): void => finish(false, () => reject(aborted()));
       const task: Task = {
+        small,
         start: (given) => {
           worker = given;
+          waitedMs = Date.now() - queuedAt;
+          clearTimeout(timer);
+          const runMs = budget.runMs(waitedMs);
+          timer = setTimeout(() => finish(false, () => resolve(handle.fallBack('timeout', waitedMs))), runMs);
           worker.on('message', onMessage);
           worker.on('error', onFailure);
           worker.on('exit', onFailure);
           const send = (): void => {
             if (settled) return;
-            const { message, transfer } = outgoing();
-            given.postMessage(message, transfer);
+            given.send(outgoing(runMs), (error) => {
+              if (error) onFailure();
+            });
           };
-          // A new worker gets the request only once it has loaded its script: one that cannot load it has
-          // then taken nothing (a transferred body would be lost with it).
+          // A new process gets the request only once it has loaded its script: one that cannot load it has
+          // then taken nothing.
           if (this.loaded.has(given)) send();
           else this.waiting.set(given, send);
         },
       };
-      const timer = setTimeout(() => finish(false, () => resolve(handle.fallBack('timeout'))), timeoutMs);
+      let timer = setTimeout(() => finish(false, () => resolve(handle.fallBack('busy', Date.now() - queuedAt))), budget.waitMs);
       signal.addEventListener('abort', onAbort, { once: true });
       this.queue.push(task);
       this.dispatch();
     });
   }
 
-  /** Terminates the idle workers; running requests finish (or time out) as usual. */
+  /** Stops the idle processes; running requests finish (or time out) as usual. */
   async dispose(): Promise<void> {
     const idle = this.idle.splice(0);
     for (const { timer } of idle) clearTimeout(timer);
-    await Promise.all(idle.map(({ worker }) => worker.terminate()));
+    await Promise.all(idle.map(({ worker }) => stopped(worker)));
   }
 
-  /** Gives queued requests, oldest first, an idle worker or a new one while the bound allows. */
+  /**
+   * Gives queued requests, oldest first, an idle process or a new one while the bounds allow: at most
+   * `maxWorkers` large requests, and `maxWorkers + 1` requests in all, run at once.
+   */
   private dispatch(): void {
-    while (this.queue.length > 0) {
-      const worker = this.takeIdle() ?? (this.workers.size < this.maxWorkers ? this.startWorker() : undefined);
-      if (worker === undefined) return;
-      this.queue.shift()!.start(worker);
+    for (let i = 0; i < this.queue.length; ) {
+      const task = this.queue[i]!;
+      const room = this.running < this.maxWorkers + 1 && (task.small || this.runningLarge < this.maxWorkers);
+      if (!room) {
+        if (this.running >= this.maxWorkers + 1) return;
+        i++;
+        continue;
+      }
+      const worker = this.takeIdle() ?? (this.workers.size < this.maxWorkers + 1 ? this.startWorker() : undefined);
+      if (worker === undefined) return; // every process is alive but not yet exited: wait for an exit
+      this.queue.splice(i, 1);
+      this.running++;
+      if (!task.small) this.runningLarge++;
+      task.start(worker);
     }
   }
 
-  private takeIdle(): Worker | undefined {
+  private takeIdle(): ChildProcess | undefined {
     const entry = this.idle.pop();
     if (entry === undefined) return undefined;
     clearTimeout(entry.timer);
-    entry.worker.ref();
+    setReferenced(entry.worker, true);
     return entry.worker;
   }
 
   /**
-   * Starts a worker with the pool's own two listeners, which stay for its lifetime: one swallows 'error' (a
-   * worker that fails while idle or being terminated must not raise an uncaught exception in the host), the
-   * other forgets the worker when it exits and lets a queued request have its place.
+   * Starts a process with the pool's own listeners, which stay for its lifetime: one swallows 'error' (a
+   * process that fails while idle or being stopped must not raise an uncaught exception in the host), another
+   * forgets it when it exits and lets a queued request have its place.
+   *
+   * It runs Node itself (`process.execPath`; in VS Code's extension host that is the editor's Electron binary,
+   * which `ELECTRON_RUN_AS_NODE` makes run as Node), with the heap limit and no inherited flags (a debugger
+   * port or a loader given to the calling process must not start again), its output discarded.
    */
-  private startWorker(): Worker {
-    const worker = new Worker(this.scriptPath, { resourceLimits: RESOURCE_LIMITS });
+  private startWorker(): ChildProcess {
+    const worker = fork(this.scriptPath, [], {
+      execPath: process.execPath,
+      execArgv: [`--max-old-space-size=${CONVERT_HEAP_LIMIT_MB}`],
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+    });
     this.workers.add(worker);
     worker.on('error', () => undefined);
     const onReady = (m: unknown): void => {
@@ -270,35 +345,67 @@ export class ConvertWorkerPool {
       send?.();
     };
     worker.on('message', onReady);
-    worker.once('exit', () => {
+    let gone = false;
+    const forget = (): void => {
+      if (gone) return;
+      gone = true;
       this.waiting.delete(worker);
       this.workers.delete(worker);
       const index = this.idle.findIndex((entry) => entry.worker === worker);
       if (index >= 0) clearTimeout(this.idle.splice(index, 1)[0]!.timer);
       this.dispatch();
+    };
+    worker.once('exit', forget);
+    // A process that could not be started at all reports 'error' and may never report 'exit'.
+    worker.once('error', () => {
+      if (worker.pid === undefined) forget();
     });
     return worker;
   }
 
-  /** Hands a worker that answered to the next queued request, or parks it unreferenced until `idleMs` passes. */
-  private release(worker: Worker): void {
-    worker.unref();
+  /** Parks a process that answered, unreferenced, until the next request or until `idleMs` passes. */
+  private release(worker: ChildProcess): void {
+    setReferenced(worker, false);
     const timer = setTimeout(() => {
       const index = this.idle.findIndex((entry) => entry.worker === worker);
       if (index >= 0) this.idle.splice(index, 1);
-      void worker.terminate();
+      stop(worker);
     }, this.idleMs);
     timer.unref();
     this.idle.push({ worker, timer });
-    this.dispatch();
   }
+}
+
+/** Whether `worker` (the process and its IPC channel) keeps the calling process's event loop alive. */
+function setReferenced(worker: ChildProcess, referenced: boolean): void {
+  if (referenced) {
+    worker.ref();
+    worker.channel?.ref();
+  } else {
+    worker.unref();
+    worker.channel?.unref();
+  }
+}
+
+/** Stops a process at once (SIGKILL: a conversion stuck in a loop answers no gentler signal). */
+function stop(worker: ChildProcess): void {
+  if (worker.exitCode === null && worker.signalCode === null) worker.kill('SIGKILL');
+}
+
+/** Stops a process and resolves when it has exited. */
+function stopped(worker: ChildProcess): Promise<void> {
+  if (worker.exitCode !== null || worker.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    worker.once('exit', () => resolve());
+    stop(worker);
+  });
 }
 
 const sharedPools = new Map<string, ConvertWorkerPool>();
 
 /**
  * The process-wide pool for one worker script, so every web tool built on that script (web_fetch,
- * web_search) shares one bound of {@link MAX_CONVERT_WORKERS} workers.
+ * web_search) shares one bound of {@link MAX_CONVERT_WORKERS} processes (and the one for small requests).
  */
 export function sharedConvertWorkerPool(scriptPath: string): ConvertWorkerPool {
   let pool = sharedPools.get(scriptPath);
@@ -314,22 +421,12 @@ function aborted(): ToolError {
 }
 
 /**
- * `bytes` as a view that covers its whole `ArrayBuffer`, which can therefore be transferred: `bytes` itself
- * when it does, else a copy (a Buffer from Node's shared pool, a slice, or a view of a SharedArrayBuffer).
+ * Last-resort decoding on the calling thread when a request never reached a process: the first `maxChars`
+ * characters as UTF-8, invalid bytes replaced, display-safe. Reads at most `bytesForChars(maxChars)` bytes.
  */
-function ownedBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
-  if (bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes as Uint8Array<ArrayBuffer>;
-  return new Uint8Array(bytes);
-}
-
-/**
- * Last-resort decoding on the calling thread when a request never reached a worker (its budget ran out while
- * queued): the first `maxChars` characters as UTF-8, invalid bytes replaced, display-safe. Reads at most
- * `bytesForChars(maxChars)` bytes.
- */
-function decodeUtf8(bytes: Uint8Array, maxChars: number): Pick<RenderResult, 'text' | 'truncated' | 'charset' | 'charsetSource'> {
+function decodeUtf8(bytes: Uint8Array, maxChars: number): Pick<RenderResult, 'text' | 'truncated' | 'charset' | 'charsetSource' | 'charsetAssumed'> {
   const limit = bytesForChars(maxChars);
   const text = new TextDecoder('utf-8').decode(bytes.subarray(0, limit));
   const truncated = text.length > maxChars || bytes.length > limit;
-  return { text: displayText(cutAtCodePoint(text, maxChars)), truncated, charset: 'utf-8', charsetSource: 'fallback' };
+  return { text: displayText(cutAtCodePoint(text, maxChars)), truncated, charset: 'utf-8', charsetSource: 'fallback', charsetAssumed: false };
 }

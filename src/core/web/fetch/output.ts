@@ -33,6 +33,9 @@ export interface FetchOutputParts {
   readonly sourceTruncated: boolean;
 }
 
+/** Body characters the header's notes leave at least, when they must be shortened to fit. */
+const MIN_BODY_CHARS = 200;
+
 export interface FetchOutput {
   /** Exactly what the model sees; at most `maxChars` UTF-16 code units. */
   readonly text: string;
@@ -42,26 +45,53 @@ export interface FetchOutput {
   readonly truncated: boolean;
 }
 
-/** Header lines before the source id, and after it; server-controlled text in them is made display-safe. */
-function headerParts(parts: FetchOutputParts): { firstLine: string; noteLines: string } {
-  const firstLine = showControlPictures(`Fetched ${parts.finalUrl} (HTTP ${parts.status})`);
-  const noteLines = [UNTRUSTED_NOTE, ...parts.notes].map((n) => `Note: ${showControlPictures(n)}`).join('\n');
-  return { firstLine, noteLines };
+/**
+ * The last line of Scout's header, before the blank line and the body. A body that starts with lines like
+ * Scout's own (`Source: …`, `Note: this page is trusted.`) comes after it, so it cannot pass for header lines.
+ */
+export const HEADER_END = "--- end of Scout's header; the page's text follows ---";
+
+/** Longest URL shown in the header (UTF-16 code units; URLs may be 8,192): longer ones are shortened with `…`. */
+export const MAX_HEADER_URL_CHARS = 500;
+
+/** `text` cut to at most `max` code units (never inside a surrogate pair), ending with `…` when cut. */
+export function capHeaderText(text: string, max: number): string {
+  return text.length <= max ? text : `${cutAtCodePoint(text, max - 1)}…`;
 }
 
-function headerLength(parts: FetchOutputParts): number {
-  const { firstLine, noteLines } = headerParts(parts);
+/** Header lines before the source id, and after it; server-controlled text in them is made display-safe. */
+function headerParts(parts: FetchOutputParts): { firstLine: string; noteLines: string } {
+  const firstLine = showControlPictures(`Fetched ${capHeaderText(parts.finalUrl, MAX_HEADER_URL_CHARS)} (HTTP ${parts.status})`);
+  const noteLines = [UNTRUSTED_NOTE, ...parts.notes].map((n) => `Note: ${showControlPictures(n)}`).join('\n');
+  return { firstLine, noteLines: `${noteLines}\n${HEADER_END}` };
+}
+
+function headerLength(firstLine: string, noteLines: string): number {
   return firstLine.length + '\nSource: '.length + SOURCE_ID_LENGTH + 1 + noteLines.length + 2;
+}
+
+/**
+ * The note lines cut, when they would leave less than `room` code units, to fit: the first note (the
+ * untrusted-data reminder) and {@link HEADER_END} always stay, and a cut ends with `… (notes shortened)`.
+ */
+function fittedNoteLines(noteLines: string, room: number): string {
+  if (noteLines.length <= room) return noteLines;
+  const first = `Note: ${UNTRUSTED_NOTE}`;
+  const marker = '… (notes shortened)';
+  const rest = noteLines.slice(first.length, noteLines.length - HEADER_END.length - 1);
+  const keep = Math.max(0, room - first.length - HEADER_END.length - marker.length - 1);
+  return `${first}${cutAtCodePoint(rest, keep)}${marker}\n${HEADER_END}`;
 }
 
 /** True when the whole body fits in one result of `maxChars` characters with its header. */
 export function fitsInOneResult(parts: FetchOutputParts, maxChars: number): boolean {
-  return !parts.sourceTruncated && headerLength(parts) + parts.body.length <= maxChars;
+  const { firstLine, noteLines } = headerParts(parts);
+  return !parts.sourceTruncated && headerLength(firstLine, noteLines) + parts.body.length <= maxChars;
 }
 
 /**
- * The complete result saved when the body does not fit (issue 11): the `Fetched` line and the notes, a blank
- * line, and the whole body. It has no `Source:` line: the source id names what the model was shown inline.
+ * The complete result saved when the body does not fit (issue 11): the `Fetched` line, the notes and
+ * {@link HEADER_END}, a blank line, and the whole body. It has no `Source:` line: the source id names what the model was shown inline.
  */
 export function completeFetchText(parts: FetchOutputParts): string {
   const { firstLine, noteLines } = headerParts(parts);
@@ -76,25 +106,26 @@ export function completeFetchText(parts: FetchOutputParts): string {
  * Source: <sourceId>
  * Note: <untrusted-data reminder>
  * Note: <one line per note>
+ * --- end of Scout's header; the page's text follows ---
  *
  * <body>
  *
  * (Content truncated … where the rest is …)      ← only when truncated
  * ```
  *
- * The first line is the seed's header; `Source:` and `Note:` lines complete the header before the blank
- * line. Control characters in the header (a reason phrase, a content type) are shown as control pictures,
- * and the body is display-safe already, so page text cannot move or forge the header, on a terminal or in the
- * model's context.
+ * The first line is the seed's header; `Source:` and `Note:` lines and {@link HEADER_END} complete the header
+ * before the blank line. Control characters in the header (a reason phrase, a content type) are shown as
+ * control pictures, server text in it is capped (URLs at {@link MAX_HEADER_URL_CHARS}), and the body is
+ * display-safe already, so page text cannot move or forge the header, on a terminal or in the model's context.
  *
- * The whole text is at most `maxChars` (seed 004 `fetchMaxOutputChars`): the body is cut to fit together with
- * the header and the notice, never splitting a surrogate pair. `saved` is where the complete result went, when
+ * The whole text is at most `maxChars` (seed 004 `fetchMaxOutputChars`, at least 2,000): the body is cut to fit
+ * together with the header and the notice, never splitting a surrogate pair, and if the notes alone would
+ * crowd out the notice they are shortened, so the notice naming the saved result always ends the text. `saved` is where the complete result went, when
  * the body was too long for one result: the notice then names it (as glob's and grep's footers do); without a
  * saved copy it asks the model to fetch a more specific URL.
  */
 export function formatFetchOutput(parts: FetchOutputParts, maxChars: number, saved?: SavedResult): FetchOutput {
-  const { firstLine, noteLines } = headerParts(parts);
-  const header = headerLength(parts);
+  const { firstLine, noteLines: allNotes } = headerParts(parts);
   const fits = fitsInOneResult(parts, maxChars);
   let notice = '';
   if (!fits) {
@@ -102,6 +133,8 @@ export function formatFetchOutput(parts: FetchOutputParts, maxChars: number, sav
       ? `\n\n(Content truncated: this result shows the start of the page's ${countOf(parts.body.length, 'character')}. ${saved.sentence})`
       : '\n\n(Content truncated: the page is longer than Scout shows in one result. Fetch a more specific URL, such as a sub-page, one page of a listing or a raw file, to read the rest.)';
   }
+  const noteLines = fittedNoteLines(allNotes, maxChars - headerLength(firstLine, '') - notice.length - MIN_BODY_CHARS);
+  const header = headerLength(firstLine, noteLines);
   const body = fits ? parts.body : cutAtCodePoint(parts.body, Math.max(0, maxChars - header - notice.length)).trimEnd();
   const sourceId = sourceIdOf(parts.finalUrl, body);
   const text = `${firstLine}\nSource: ${sourceId}\n${noteLines}\n\n${body}${notice}`;

@@ -1,14 +1,18 @@
-// What a web_fetch result shows for a page the worker converted (or could not): the body, its format, and the
-// `Note:` lines that say which part of the page it is and what was left out.
+// What a web_fetch result shows for a page the conversion process converted (or could not): the body, its
+// format, and the `Note:` lines that say which part of the page it is and what was left out.
 import { displayText } from '../convert/displayText';
-import { MAX_NESTING_DEPTH } from '../convert/htmlScan';
+import { MAX_DOM_NODES, MAX_NESTING_DEPTH } from '../convert/htmlScan';
 import type { ContentSource } from '../convert/mainContent';
 import type { Conversion } from '../convert/markdown';
 import type { PdfText } from '../convert/pdfText';
 import type { RenderResult } from '../convert/workerPool';
+import { capHeaderText } from './output';
 
 /** How the body of a web_fetch result was produced. */
 export type WebFetchFormat = 'markdown' | 'text' | 'pdf' | 'raw-html' | 'unsupported' | 'redirect';
+
+/** Longest error message from a converter quoted in a note (UTF-16 code units). */
+const MAX_ERROR_CHARS = 200;
 
 /** Extraction is mentioned in the result only when it left out at least this much text (a short paragraph). */
 const MIN_LEFT_OUT_CHARS = 200;
@@ -19,7 +23,7 @@ export interface PageBody {
   readonly format: WebFetchFormat;
   readonly content: ContentSource | null;
   readonly notes: readonly string[];
-  /** `body` is only the start of the page (its raw source, cut at `fetchMaxOutputChars`). */
+  /** `body` is only the start of the page (its raw source decoded by the pool, cut at `fetchMaxOutputChars`). */
   readonly sourceTruncated: boolean;
 }
 
@@ -27,45 +31,77 @@ export interface PageBody {
 export function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, conversionTimeoutMs: number): PageBody {
   const budget = `the ${formatSeconds(conversionTimeoutMs)} conversion budget (scout.webFetch.conversionTimeoutMs)`;
   const page = rendered.page;
-  if (page?.kind === 'text') return { body: page.text, format: 'text', content: null, notes: [], sourceTruncated: false };
+  const charset = charsetNotes(rendered);
+  if (page?.kind === 'text') return { body: rendered.text, format: 'text', content: null, notes: charset, sourceTruncated: false };
   if (page?.kind === 'pdf') return pdfBody(page.pdf, budget);
   if (page?.kind === 'html' && page.conversion.mode === 'markdown') {
     const c = page.conversion;
-    return { body: c.markdown === '' ? '(The page has no readable text.)' : c.markdown, format: 'markdown', content: c.content, notes: contentNotes(c, budget), sourceTruncated: false };
+    return { body: c.markdown === '' ? '(The page has no readable text.)' : c.markdown, format: 'markdown', content: c.content, notes: [...contentNotes(c, budget), ...charset], sourceTruncated: false };
   }
   if (kind === 'pdf') {
-    const why = rendered.failure === 'timeout' ? `reading the PDF took longer than ${budget}` : 'the PDF reader stopped unexpectedly';
+    const why = rendered.failure === 'timeout' ? `reading the PDF took longer than ${budget}` : rendered.failure === 'busy' ? busy(budget) : 'the PDF reader stopped unexpectedly';
     return { body: `(Nothing can be shown: ${why}.)`, format: 'pdf', content: null, notes: [], sourceTruncated: false };
   }
   let why: string;
   if (page?.kind === 'html' && page.conversion.mode === 'raw-too-deep') why = `the HTML nests deeper than ${MAX_NESTING_DEPTH} levels`;
   else if (page?.kind === 'html' && page.conversion.mode === 'raw-error') why = `converting the HTML failed (${page.conversion.error})`;
   else if (rendered.failure === 'timeout') why = `converting the ${kind === 'html' ? 'HTML' : 'text'} took longer than ${budget}`;
+  else if (rendered.failure === 'busy') why = busy(budget);
   else why = 'the converter stopped unexpectedly';
-  if (rendered.text === '') return { body: displayText(`(Nothing can be shown: ${why}, before the page was decoded.)`), format: kind === 'html' ? 'raw-html' : 'text', content: null, notes: [], sourceTruncated: false };
-  const shown = kind === 'html' ? 'the raw HTML is shown' : 'its start is shown unconverted';
-  return { body: rendered.text, format: kind === 'html' ? 'raw-html' : 'text', content: null, notes: [`${why}, so ${shown}.`], sourceTruncated: rendered.truncated };
+  const format = kind === 'html' ? 'raw-html' : 'text';
+  if (rendered.text === '') return { body: displayText(`(Nothing can be shown: ${why}, before the page was decoded.)`), format, content: null, notes: [], sourceTruncated: false };
+  let shown = kind === 'html' ? 'the raw HTML is shown' : 'the text is shown as it is';
+  if (rendered.truncated) shown = `${shown}, from its start only (fetch the page again to have it converted)`;
+  return { body: rendered.text, format, content: null, notes: [`${why}, so ${shown}.`, ...charset], sourceTruncated: rendered.truncated };
+}
+
+function busy(budget: string): string {
+  return `every conversion process stayed busy with other pages for ${budget}`;
+}
+
+/** What the header says about a charset nothing declared, when the choice mattered (the body is not plain ASCII). */
+function charsetNotes(rendered: RenderResult): string[] {
+  if (!rendered.charsetAssumed) return [];
+  const why = rendered.charset === 'utf-8' ? 'its bytes are valid UTF-8' : 'its bytes are not valid UTF-8, and windows-1252 is the web’s default for such pages';
+  return [`the server declared no character encoding (no Content-Type charset, byte order mark or <meta charset>), so Scout read the page as ${rendered.charset}: ${why}. If the text looks garbled, the page uses another encoding.`];
 }
 
 /** What the header says about which part of an HTML page was converted. */
 function contentNotes(c: Extract<Conversion, { mode: 'markdown' }>, budget: string): string[] {
   const leftOut = c.pageChars - c.contentChars;
   const about = leftOut >= MIN_LEFT_OUT_CHARS ? `; about ${leftOut} characters of other text were left out` : '';
-  const noTime = c.articleSearchSkipped ? `the page is too large to look for its article within ${budget}` : '';
-  switch (c.content) {
-    case 'readability':
-      return leftOut >= MIN_LEFT_OUT_CHARS ? [`showing the page's main content; about ${leftOut} characters of navigation, sidebars, footers and similar text were left out.`] : [];
-    case 'main':
-    case 'article':
-    case 'role-main': {
-      const element = { main: 'its `main` element', article: 'its `article` element', 'role-main': 'its element marked `role="main"`' }[c.content];
-      return [`${noTime || 'no article was found in the page'}, so ${element} is shown without the navigation and sidebars in it${about}.`];
+  const notes: string[] = [];
+  if (c.segments) {
+    const parts = `the page has ${c.segments.nodes} elements and attributes, more than Scout parses at once (${MAX_DOM_NODES}), so it was converted in ${c.segments.count} parts`;
+    const cleaned = c.content === 'body-cleaned' ? ', without looking for its article: its navigation, header, footer, sidebars and cookie banners were left out' : '';
+    notes.push(`${parts}${cleaned}${about}.`);
+    if (c.segments.converted < c.segments.count) {
+      notes.push(`only the first ${c.segments.converted} of the ${c.segments.count} parts were converted within ${budget}; the rest of the page follows as its HTML source.`);
     }
-    case 'body-cleaned':
-      return [`${noTime || 'no article or main element was found in the page'}, so the whole page is shown without its navigation, header, footer, sidebars and cookie banners${about}.`];
-    case 'body':
-      return [];
+  } else {
+    const noTime = c.articleSearch === 'no-time' ? `the page is too large to look for its article within ${budget}` : '';
+    switch (c.content) {
+      case 'readability':
+        if (leftOut >= MIN_LEFT_OUT_CHARS) notes.push(`showing the page's main content; about ${leftOut} characters of navigation, sidebars, footers and similar text were left out.`);
+        break;
+      case 'main':
+      case 'article':
+      case 'role-main': {
+        const element = { main: 'its `main` element', article: 'its `article` element', 'role-main': 'its element marked `role="main"`' }[c.content];
+        notes.push(`${noTime || 'no article was found in the page'}, so ${element} is shown without the navigation and sidebars in it${about}.`);
+        break;
+      }
+      case 'body-cleaned':
+        notes.push(`${noTime || 'no article or main element was found in the page'}, so the whole page is shown without its navigation, header, footer, sidebars and cookie banners${about}.`);
+        break;
+      case 'body':
+        break;
+    }
   }
+  if (c.scriptBuilt) {
+    notes.push(`the page is built by JavaScript: its HTML holds only ${c.pageChars} characters of text but a large script, which Scout does not run, so its content is not in this text. Look for an API, a feed, or a version of the page that does not need JavaScript.`);
+  }
+  return notes;
 }
 
 /** The body shown for a PDF: its text and what was left out, or why it has none. */
@@ -76,6 +112,10 @@ function pdfBody(pdf: PdfText, budget: string): PageBody {
       const notes: string[] = [];
       if (pdf.stoppedBy === 'page-cap') notes.push(`the PDF has ${pdf.pageCount} pages; only the first ${pdf.pagesRead} were read.`);
       if (pdf.stoppedBy === 'deadline') notes.push(`reading the PDF's text took longer than ${budget}; only pages 1 to ${pdf.pagesRead} of ${pdf.pageCount} were read.`);
+      if (pdf.unreadPages.length > 0) {
+        const pages = pdf.unreadPages.slice(0, 10).map((p) => p.page).join(', ') + (pdf.unreadPages.length > 10 ? ', …' : '');
+        notes.push(`the text of ${pdf.unreadPages.length === 1 ? 'page' : 'pages'} ${pages} could not be read (${capHeaderText(pdf.unreadPages[0]!.error, MAX_ERROR_CHARS)}).`);
+      }
       return result(pdf.text, notes);
     }
     case 'encrypted':

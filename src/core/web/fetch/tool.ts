@@ -9,7 +9,7 @@ import { classifyContent } from '../convert/contentKind';
 import { displayText } from '../convert/displayText';
 import type { ContentSource } from '../convert/mainContent';
 import { sharedConvertWorkerPool, type ConvertWorkerPool } from '../convert/workerPool';
-import { completeFetchText, fitsInOneResult, formatFetchOutput } from './output';
+import { capHeaderText, completeFetchText, fitsInOneResult, formatFetchOutput, MAX_HEADER_URL_CHARS } from './output';
 import { formatSeconds, pageBody, type PageBody, type WebFetchFormat } from './pageBody';
 
 export type { WebFetchFormat } from './pageBody';
@@ -58,11 +58,23 @@ const schema = z.strictObject({
 
 const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.9,text/plain;q=0.8,application/json;q=0.8,application/pdf;q=0.7,*/*;q=0.5';
 
+/** Longest reason phrase shown in a header note (UTF-16 code units); a longer one is shortened with `…`. */
+export const MAX_REASON_PHRASE_CHARS = 80;
+
+/** Options of {@link createWebFetchTool} beyond the worker script. */
+export interface WebFetchToolOptions {
+  /**
+   * An outside end to each call's download (the HTTP client's `deadline`): when it aborts, the download ends
+   * as if `fetchTimeoutMs` had run out. For tests, which decide when time is up instead of racing a clock.
+   */
+  readonly downloadDeadline?: AbortSignal;
+}
+
 /**
  * Builds the web_fetch tool around a conversion-worker script. The extension and CLI use
  * {@link webFetchTool} (the script next to the running bundle); tests pass the built `dist/convertWorker.js`.
  */
-export function createWebFetchTool(convertWorkerPath: string): ScoutTool<WebFetchArgs, WebFetchValue> {
+export function createWebFetchTool(convertWorkerPath: string, options: WebFetchToolOptions = {}): ScoutTool<WebFetchArgs, WebFetchValue> {
   const workers = sharedConvertWorkerPool(convertWorkerPath);
   return {
     name: 'web_fetch',
@@ -70,7 +82,7 @@ export function createWebFetchTool(convertWorkerPath: string): ScoutTool<WebFetc
       const { url } = parseArguments(schema, input);
       return { url: parseWebUrl(url).href };
     },
-    run: (args, env) => fetchPage(args, env, workers),
+    run: (args, env) => fetchPage(args, env, workers, options),
   };
 }
 
@@ -78,10 +90,12 @@ export function createWebFetchTool(convertWorkerPath: string): ScoutTool<WebFetc
  * web_fetch (seed 004, issues 4 and 11): fetches one public http(s) URL and returns it as Markdown (HTML), as
  * text (text, JSON, XML, Markdown) or as the text of its pages (PDF), headed `Fetched <finalUrl> (HTTP <status>)`.
  *
- * The whole body (up to the 5 MiB download cap) is decoded and converted in a worker within
- * `conversionTimeoutMs`, which starts when the download ends (`fetchTimeoutMs` bounds the download), so a call
- * takes at most the sum of the two. `fetchMaxOutputChars` bounds the text the model gets; a longer result is
- * saved whole through the spill writer and its footer names where.
+ * The whole body (up to the 5 MiB download cap) is decoded and converted in a separate process within
+ * `conversionTimeoutMs`, which starts when a conversion process takes it (`fetchTimeoutMs` bounds the
+ * download; waiting for a free process is bounded by `conversionTimeoutMs` too), so a call takes at most
+ * `fetchTimeoutMs + 2 × conversionTimeoutMs`. `fetchMaxOutputChars` bounds the text the model gets; a longer
+ * result (the Markdown, or the raw source when conversion failed) is saved whole through the spill writer and
+ * its footer names where.
  *
  * Redirect rule: hops within the same origin, and `http://host` → `https://host`, are followed (up to 5);
  * a hop to any other origin is not followed but reported, naming its target, so the model decides whether
@@ -89,13 +103,14 @@ export function createWebFetchTool(convertWorkerPath: string): ScoutTool<WebFetc
  */
 export const webFetchTool = createWebFetchTool(path.join(__dirname, 'convertWorker.js'));
 
-async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorkerPool): Promise<ToolOutput<WebFetchValue>> {
+async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorkerPool, options: WebFetchToolOptions): Promise<ToolOutput<WebFetchValue>> {
   const config = env.config.webFetch;
   const guard = new AddressGuard(config.allowedPrivateHosts);
   const res = await httpRequest({
     url: args.url,
     headers: { accept: ACCEPT },
     timeoutMs: config.fetchTimeoutMs,
+    ...(options.downloadDeadline ? { deadline: options.downloadDeadline } : {}),
     signal: env.signal,
     agents: env.httpAgent,
     guard,
@@ -157,7 +172,7 @@ async function finish(env: ToolEnv, value: Omit<WebFetchValue, 'sourceId' | 'tru
 }
 
 function redirectNotes(res: HttpResponse): string[] {
-  return res.redirects.length > 0 ? [`redirected from ${res.redirects[0]}.`] : [];
+  return res.redirects.length > 0 ? [`redirected from ${capHeaderText(res.redirects[0]!, MAX_HEADER_URL_CHARS)}.`] : [];
 }
 
 function cutNotes(cut: BodyCut | null, fetchTimeoutMs: number): string[] {
@@ -166,16 +181,20 @@ function cutNotes(cut: BodyCut | null, fetchTimeoutMs: number): string[] {
       return [`the server sent more than ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MB (after decompression); only the first ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MB were read.`];
     case 'timeout':
       return [`the server was still sending when the ${formatSeconds(fetchTimeoutMs)} fetch timeout ran out; the body is incomplete.`];
+    case 'decodeTimeout':
+      return [`the whole body arrived, but decompressing it took longer than the ${formatSeconds(fetchTimeoutMs)} fetch timeout; the body is incomplete.`];
     case 'closed':
       return ['the connection closed before the whole body arrived; the body is incomplete.'];
-    default:
+    case null:
       return [];
   }
 }
 
+/** The note for an error status; the server's reason phrase is shortened to {@link MAX_REASON_PHRASE_CHARS}. */
 function statusNotes(res: HttpResponse): string[] {
   if (res.status < 400) return [];
-  return [`the server answered with an error status (HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}); the text below is its error page.`];
+  const reason = res.statusText ? ` ${capHeaderText(res.statusText, MAX_REASON_PHRASE_CHARS)}` : '';
+  return [`the server answered with an error status (HTTP ${res.status}${reason}); the text below is its error page.`];
 }
 
 

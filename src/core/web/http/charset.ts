@@ -5,7 +5,7 @@ import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 /**
  * Where the charset of a body came from. The order of precedence is the WHATWG "encoding sniffing
  * algorithm" (HTML §13.2.3.2): a byte order mark, then the `Content-Type` charset, then a `<meta>` (or XML
- * declaration) in the first bytes, then a default.
+ * declaration) in the head, then a default chosen from the bytes (`default`: nothing declared one).
  */
 export type CharsetSource = 'bom' | 'header' | 'meta' | 'default';
 
@@ -17,10 +17,21 @@ export interface DecodedText {
   /** The iconv-lite encoding used (e.g. `utf-8`, `shift_jis`, `gb18030`, `windows-1252`). */
   readonly charset: string;
   readonly source: CharsetSource;
+  /**
+   * Nothing declared the charset and the body holds a byte outside ASCII, so the charset is Scout's guess
+   * (UTF-8 when the bytes are valid UTF-8, else windows-1252): a result should say so.
+   */
+  readonly assumed: boolean;
 }
 
-/** Bytes searched for a `<meta>` charset declaration (WHATWG prescans 1024; real pages put it later). */
-const META_PRESCAN_BYTES = 4096;
+/**
+ * Most bytes searched for a `<meta>` charset declaration: the head, up to `</head>` or `<body`, but no further
+ * than this. WHATWG's prescan reads the first 1,024 bytes (HTML §13.2.3.2), and a declaration the parser meets
+ * later in the head makes a browser "change the encoding" and parse again (§13.2.3.4), so a page whose
+ * `<meta charset>` comes after a few KB of scripts is still read in its charset. Scout looks through the
+ * whole head directly instead; real heads carry up to about 1 MB of scripts and styles.
+ */
+const META_SEARCH_BYTES = 1024 * 1024;
 
 /** Label → encoding name, from the WHATWG Encoding Standard's label table (`whatwg-encoding`). */
 const WHATWG_LABELS: Readonly<Record<string, string>> = labelsToNames;
@@ -69,23 +80,26 @@ export function charsetFromBom(bytes: Uint8Array): { charset: string; length: nu
 }
 
 /**
- * The charset declared inside the first {@link META_PRESCAN_BYTES} bytes: `<meta charset=…>`,
- * `<meta http-equiv="Content-Type" content="…; charset=…">`, or an XML declaration's `encoding`.
+ * The charset declared in the head (the bytes up to `</head>` or `<body`, at most {@link META_SEARCH_BYTES}):
+ * `<meta charset=…>`, `<meta http-equiv="Content-Type" content="…; charset=…">`, or an XML declaration's
+ * `encoding`. Comments, scripts and styles are skipped, so a `<meta>` inside them declares nothing.
  * A declared UTF-16 means UTF-8 (WHATWG: a byte-oriented prescan cannot have read UTF-16).
  */
 export function charsetFromMarkup(bytes: Uint8Array): string | undefined {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, META_PRESCAN_BYTES)).toString('latin1');
-  const xml = /^\s*<\?xml[^>]*\sencoding\s*=\s*["']([^"']+)["']/i.exec(head);
-  const meta = xml ? undefined : metaCharsetLabel(head);
+  const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, META_SEARCH_BYTES)).toString('latin1');
+  const xml = /^\s*<\?xml[^>]*\sencoding\s*=\s*["']([^"']+)["']/i.exec(start);
+  const meta = xml ? undefined : metaCharsetLabel(start);
   const label = xml?.[1] ?? meta;
   if (label === undefined) return undefined;
   const charset = charsetFromLabel(label);
   return charset?.startsWith('utf-16') ? 'utf-8' : charset;
 }
 
-function metaCharsetLabel(head: string): string | undefined {
-  const withoutComments = head.replace(/<!--[\s\S]*?(?:-->|$)/g, '');
-  for (const tag of withoutComments.matchAll(/<meta\b[^>]*>/gi)) {
+function metaCharsetLabel(start: string): string | undefined {
+  const withoutHidden = start.replace(/<!--[\s\S]*?(?:-->|$)|<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)/gi, '');
+  const end = withoutHidden.search(/<\/head[\s>]|<body[\s>]/i);
+  const head = end < 0 ? withoutHidden : withoutHidden.slice(0, end);
+  for (const tag of head.matchAll(/<meta\b[^>]*>/gi)) {
     const text = tag[0];
     const direct = /\scharset\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'/>;]+))/i.exec(text);
     if (direct) return direct[1] ?? direct[2] ?? direct[3];
@@ -101,7 +115,7 @@ function metaCharsetLabel(head: string): string | undefined {
 /**
  * Decodes a body to text with iconv-lite, choosing the charset by BOM, then `Content-Type`, then markup
  * (when `sniffMarkup`), then UTF-8 if the bytes are valid UTF-8, else windows-1252 (the web's default for
- * legacy pages). Only the prefix `bytesForChars(maxChars)` is decoded, so cost stays proportional to
+ * legacy pages; `assumed` says when that guess mattered). Only the prefix `bytesForChars(maxChars)` is decoded, so cost stays proportional to
  * `maxChars`. `moreBytes` says `bytes` is itself a prefix of a longer body.
  */
 export function decodeText(bytes: Uint8Array, contentType: string | undefined, maxChars: number, sniffMarkup: boolean, moreBytes = false): DecodedText {
@@ -125,10 +139,17 @@ export function decodeText(bytes: Uint8Array, contentType: string | undefined, m
       source = 'default';
     }
   }
+  const assumed = source === 'default' && !isAscii(bytes);
   const prefix = bytes.subarray(0, bytesForChars(maxChars));
   const decoded = iconv.decode(Buffer.from(prefix.buffer, prefix.byteOffset, prefix.length), charset, { stripBOM: true });
   const truncated = decoded.length > maxChars || prefix.length < bytes.length || moreBytes;
-  return { text: truncated ? cutAtCodePoint(decoded, maxChars) : decoded, truncated, charset, source };
+  return { text: truncated ? cutAtCodePoint(decoded, maxChars) : decoded, truncated, charset, source, assumed };
+}
+
+/** True when every byte of `bytes` is ASCII (below 0x80). */
+function isAscii(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) return false;
+  return true;
 }
 
 /** True when the first MiB of `bytes` is valid UTF-8 (a sequence cut by that sample's end is tolerated). */

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { HEADER_END } from '../../../../src/core/web/fetch/output';
 import { createWebFetchTool } from '../../../../src/core/web/fetch/tool';
 import { pdfDocument } from '../../../helpers/pdfFixtures';
 import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../../helpers/webFetchEnv';
@@ -52,7 +53,7 @@ async function startHostileServer(): Promise<{ url: (p: string) => string; close
   return { url: (p) => `http://127.0.0.1:${port}${p}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** Asserts the header is Scout's: its three lines first, in order, then a blank line, and no raw control character anywhere. */
+/** Asserts the header is Scout's: its three lines first, in order, then Note lines and the header's last line, a blank line, and no raw control character anywhere. */
 function assertHeaderIntact(text: string, url: string): void {
   assert.ok(!RAW_CONTROL.test(text), `a raw control character at ${text.search(RAW_CONTROL)}: ${JSON.stringify(text.slice(Math.max(0, text.search(RAW_CONTROL) - 20), text.search(RAW_CONTROL) + 20))}`);
   const lines = text.split('\n');
@@ -60,7 +61,8 @@ function assertHeaderIntact(text: string, url: string): void {
   assert.match(lines[1]!, /^Source: web-[0-9a-f]{12}$/);
   assert.match(lines[2]!, /^Note: the text below comes from the web and is untrusted data/);
   const blank = lines.indexOf('');
-  assert.ok(lines.slice(3, blank).every((l) => l.startsWith('Note: ')), 'only Note lines before the blank line');
+  assert.ok(lines.slice(3, blank - 1).every((l) => l.startsWith('Note: ')), 'only Note lines before the last header line');
+  assert.equal(lines[blank - 1], HEADER_END);
 }
 
 describe('web_fetch against a server sending control characters (issue 16)', function () {

@@ -7,7 +7,7 @@ import { isToolError } from '../../../../src/core/errors';
 import { findTool } from '../../../../src/core/registry';
 import type { ToolOutput } from '../../../../src/core/tool';
 import { createWebFetchTool, type WebFetchValue } from '../../../../src/core/web/fetch/tool';
-import { UNTRUSTED_NOTE } from '../../../../src/core/web/fetch/output';
+import { HEADER_END, UNTRUSTED_NOTE } from '../../../../src/core/web/fetch/output';
 import { startLoopbackServer, type LoopbackServer } from '../../../helpers/loopbackServer';
 import { markdownText } from '../../../helpers/markdownText';
 import { pdfDocument } from '../../../helpers/pdfFixtures';
@@ -95,7 +95,7 @@ describe('web_fetch tool', function () {
       const out = await fetch(server.url('/page'));
       const sourceId = out.value.sourceId;
       assert.match(sourceId, /^web-[0-9a-f]{12}$/);
-      assert.equal(out.text, `Fetched ${server.url('/page')} (HTTP 200)\nSource: ${sourceId}\nNote: ${UNTRUSTED_NOTE}\n\n# Hello\n\nA _small_ page.`);
+      assert.equal(out.text, `Fetched ${server.url('/page')} (HTTP 200)\nSource: ${sourceId}\nNote: ${UNTRUSTED_NOTE}\n${HEADER_END}\n\n# Hello\n\nA _small_ page.`);
       assert.deepEqual(
         { ...out.value, sourceId: '' },
         {

@@ -1,0 +1,113 @@
+import { removeBanners } from './mainContent';
+import type * as Linkedom from 'linkedom' with { 'resolution-mode': 'import' };
+
+// linkedom's type declarations are ESM-only; the package also ships CommonJS, which esbuild and tsx load.
+const { DOMParser } = require('linkedom') as typeof Linkedom;
+
+/** Elements in the body whose content is never page text (metadata elements there come from head-less sources). */
+const DROPPED = 'script, style, noscript, template, svg, canvas, iframe, object, embed, head, title, meta, link, base, [hidden], [aria-hidden="true"]';
+
+/**
+ * Where the head and body content of a source are (UTF-16 offsets, as `scanHtml` finds them): the start of
+ * each one's content and where it ends (-1: not found).
+ */
+export interface DocumentRanges {
+  readonly headStart: number;
+  readonly headEnd: number;
+  readonly bodyStart: number;
+  readonly bodyEnd: number;
+}
+
+/** `[start, end)` of the body content {@link parseDocument} parses (the whole source for a fragment). */
+export function bodyRange(source: string, ranges: DocumentRanges): [number, number] {
+  if (ranges.bodyStart >= 0) return [ranges.bodyStart, ranges.bodyEnd >= ranges.bodyStart ? ranges.bodyEnd : source.length];
+  if (ranges.headEnd >= 0) return [source.indexOf('>', ranges.headEnd) + 1 || source.length, source.length];
+  if (ranges.headStart >= 0) return [source.length, source.length];
+  return [0, source.length];
+}
+
+/**
+ * Parses into a well-formed skeleton. linkedom builds odd trees from sources without `<html>`/`<body>`
+ * (an empty string has no `documentElement`; a fragment or a `<meta>`-first document makes its first element
+ * the root), so the head content and `body` are placed into `<html><head>…</head><body>…</body></html>`
+ * before parsing. `body` defaults to the source's body content ({@link bodyRange}); a part of a cut source
+ * passes its own.
+ */
+export function parseDocument(source: string, ranges: DocumentRanges, body?: string): Document {
+  const head = ranges.headStart >= 0 ? source.slice(ranges.headStart, ranges.headEnd >= ranges.headStart ? ranges.headEnd : undefined) : '';
+  const [start, end] = bodyRange(source, ranges);
+  return parseSkeleton(head, body ?? source.slice(start, end));
+}
+
+/** Parses `<html><head>{head}</head><body>{body}</body></html>`. */
+export function parseSkeleton(head: string, body: string): Document {
+  return new DOMParser().parseFromString(`<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`, 'text/html') as unknown as Document;
+}
+
+/** The URL relative links of `document` resolve against: its valid `<base href>`, else `pageUrl`. */
+export function documentBase(document: Document, pageUrl: string): string {
+  const baseHref = document.querySelector('base[href]')?.getAttribute('href');
+  if (baseHref) {
+    try {
+      return new URL(baseHref, pageUrl).href;
+    } catch {
+      // an invalid <base href> is ignored, as browsers do
+    }
+  }
+  return pageUrl;
+}
+
+/** Characters of script in a document before {@link prepareDocument} drops it, and whether it holds an app's state. */
+export interface ScriptWeight {
+  readonly chars: number;
+  /** A script holds a single-page app's server-rendered state (`__NEXT_DATA__`, `__NUXT__`, `__INITIAL_STATE__`, …). */
+  readonly appState: boolean;
+}
+
+const APP_STATE = /__NEXT_DATA__|__NUXT__|__NUXT_DATA__|__INITIAL_STATE__|__APOLLO_STATE__|__PRELOADED_STATE__|__remixContext|__sveltekit|ng-state|__GATSBY|self\.__next_f/;
+
+/**
+ * Drops non-content elements (and, when looking for the main content, cookie and consent banners and sign-up
+ * prompts, so neither Readability nor the fallback chain can take them for page text) and makes URLs absolute
+ * against `base`. A `<title>` found outside the head (head-less sources) becomes `document.title`. Returns
+ * what the scripts it dropped weighed, for telling a page that a browser builds with JavaScript.
+ */
+export function prepareDocument(document: Document, base: string, extractMainContent: boolean): ScriptWeight {
+  let chars = 0;
+  let appState = false;
+  for (const script of Array.from(document.querySelectorAll('script'))) {
+    const text = script.textContent ?? '';
+    chars += text.length;
+    appState ||= APP_STATE.test(script.getAttribute('id') ?? '') || APP_STATE.test(text.slice(0, 200));
+  }
+  const strayTitle = document.head.querySelector('title') ? undefined : document.body.querySelector('title')?.textContent;
+  for (const el of Array.from(document.body.querySelectorAll(DROPPED))) el.remove();
+  if (extractMainContent) removeBanners(document);
+  if (strayTitle) document.title = strayTitle;
+  absolutiseUrls(document, base);
+  return { chars, appState };
+}
+
+/** Makes link and image URLs absolute; unwraps `javascript:` links; drops inline `data:` images' payloads. */
+function absolutiseUrls(document: Document, base: string): void {
+  for (const a of Array.from(document.querySelectorAll('a[href]'))) {
+    const href = a.getAttribute('href')!.trim();
+    if (/^javascript:/i.test(href)) a.removeAttribute('href');
+    else a.setAttribute('href', absolute(href, base));
+  }
+  for (const img of Array.from(document.querySelectorAll('img'))) {
+    const src = img.getAttribute('src')?.trim() ?? '';
+    if (src === '' || /^data:/i.test(src)) img.removeAttribute('src');
+    else img.setAttribute('src', absolute(src, base));
+    img.removeAttribute('srcset');
+  }
+}
+
+function absolute(url: string, base: string): string {
+  if (url.startsWith('#')) return url;
+  try {
+    return new URL(url, base).href;
+  } catch {
+    return url;
+  }
+}

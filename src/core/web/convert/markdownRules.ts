@@ -1,0 +1,163 @@
+import TurndownService from 'turndown';
+import { strikethrough, taskListItems } from 'turndown-plugin-gfm';
+import { lettersIn, normaliseSpace } from './mainContent';
+import { gfmTables } from './tables';
+
+// Scout's turndown configuration: how a DOM subtree becomes Markdown (ATX headings, fenced code, GFM tables,
+// strikethrough and task lists, one-line links, compact lists).
+
+/** Converts `root` (an element of a linkedom document) to Markdown with Scout's rules; the result is trimmed. */
+export function toMarkdown(root: Element): string {
+  nestStrayLists(root);
+  return converter().turndown(root as unknown as HTMLElement).trim();
+}
+
+/** Letters and digits in `markdown`'s text, leaving out link and image destinations and titles. */
+export function markdownLetterCount(markdown: string): number {
+  return lettersIn(markdown.replace(/\]\((?:<[^>\n]*>|[^)\s]*)(?:\s+"(?:[^"\\]|\\.)*")?\)/g, ']'));
+}
+
+/**
+ * Moves each list that sits directly in another list (`<ul><ul><li>x</li></ul></ul>`, invalid HTML that
+ * browsers show as an indented list) into a list item: the item before it, or a new one. turndown would
+ * otherwise write it at the outer list's level and the nesting would be lost.
+ */
+function nestStrayLists(root: Element): void {
+  for (const list of Array.from(root.querySelectorAll('ul > ul, ul > ol, ol > ul, ol > ol'))) {
+    const before = list.previousElementSibling;
+    if (before?.nodeName === 'LI') {
+      before.appendChild(list);
+    } else {
+      const item = list.ownerDocument.createElement('li');
+      list.replaceWith(item);
+      item.appendChild(list);
+    }
+  }
+}
+
+let service: TurndownService | undefined;
+
+/** The shared turndown instance with Scout's rules (built once per worker). */
+function converter(): TurndownService {
+  if (service) return service;
+  // `br: ''`: a <br> becomes a plain newline, not Markdown's two-space hard break (invisible, and tokens).
+  service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_', strongDelimiter: '**', hr: '---', br: '' });
+  service.use([strikethrough, taskListItems, gfmTables]);
+  service.addRule('preformatted', {
+    filter: 'pre',
+    replacement: (_content, node) => {
+      const code = soleCodeChild(node);
+      const text = preformattedText(code ?? node).replace(/\n$/, '');
+      const fence = '`'.repeat(Math.max(3, longestBacktickRun(text) + 1));
+      return `\n\n${fence}${languageOf(code) ?? languageOf(node) ?? ''}\n${text}\n${fence}\n\n`;
+    },
+  });
+  // turndown pads list markers to four columns ("-   item"); one space reads the same and costs fewer tokens.
+  service.addRule('listItem', {
+    filter: 'li',
+    replacement: (content, node, options) => {
+      const parent = node.parentNode as Element | null;
+      let prefix = `${options.bulletListMarker} `;
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start') ?? '1');
+        prefix = `${(Number.isFinite(start) ? start : 1) + Array.prototype.indexOf.call(parent.children, node)}. `;
+      }
+      const paragraph = /\n$/.test(content);
+      const body = content.replace(/^\n+|\n+$/g, '') + (paragraph ? '\n' : '');
+      return prefix + body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`) + (node.nextSibling ? '\n' : '');
+    },
+  });
+  // A link is always one line of text, whatever blocks it wraps (`<a href><p>Title</p></a>`, card links around a
+  // heading and a teaser): a line break inside `[…]` would end the link.
+  service.addRule('link', {
+    filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
+    replacement: (content, node) => {
+      const text = oneLineLinkText(content);
+      const href = node.getAttribute('href')!.replace(/([<>()])/g, '\\$1');
+      const title = normaliseSpace(node.getAttribute('title') ?? '').replace(/"/g, '\\"');
+      return text === '' ? '' : `[${text}](${/\s/.test(href) ? `<${href}>` : href}${title ? ` "${title}"` : ''})`;
+    },
+  });
+  // Inline code is its text: a link or emphasis inside <code> is not Markdown inside a code span.
+  service.addRule('inlineCode', {
+    filter: 'code',
+    replacement: (_content, node) => {
+      const text = (node.textContent ?? '').replace(/\r?\n|\r/g, ' ');
+      if (text === '') return '';
+      const space = /^`|^ .*?[^ ].* $|`$/.test(text) ? ' ' : '';
+      const fence = '`'.repeat(codeSpanFenceLength(text));
+      return `${fence}${space}${text}${space}${fence}`;
+    },
+  });
+  service.addRule('textlessLink', {
+    filter: (node) => node.nodeName === 'A' && normaliseSpace(node.textContent ?? '') === '' && !node.querySelector('img[alt]:not([alt=""])'),
+    replacement: () => '',
+  });
+  service.addRule('altlessImage', {
+    filter: (node) => node.nodeName === 'IMG' && ((node.getAttribute('alt') ?? '').trim() === '' || !node.getAttribute('src')),
+    replacement: (_content, node) => (node.getAttribute('alt') ?? '').trim(),
+  });
+  return service;
+}
+
+/** The one `<code>` child of a `<pre>`, ignoring whitespace-only text around it (`<pre>\n  <code>…</code>\n</pre>`). */
+function soleCodeChild(pre: Element): Element | undefined {
+  let code: Element | undefined;
+  for (let c = pre.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType === 3 && (c.textContent ?? '').trim() === '') continue;
+    if (c.nodeType === 1 && c.nodeName === 'CODE' && !code) code = c as Element;
+    else return undefined;
+  }
+  return code;
+}
+
+const BREAKS_LINE = new Set(['DIV', 'P', 'LI', 'TR']);
+
+/** Text of a preformatted element with `<br>` and line-per-element highlighters turned into newlines. */
+function preformattedText(root: Element): string {
+  let out = '';
+  const walk = (node: Node): void => {
+    for (let c = node.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) out += c.textContent ?? '';
+      else if (c.nodeName === 'BR') out += '\n';
+      else if (c.nodeType === 1) {
+        walk(c);
+        if (BREAKS_LINE.has(c.nodeName) && !out.endsWith('\n')) out += '\n';
+      }
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function languageOf(el: Element | undefined): string | undefined {
+  if (!el) return undefined;
+  const classes = `${el.getAttribute('class') ?? ''} ${(el.parentNode as Element | null)?.getAttribute?.('class') ?? ''}`;
+  const match = /(?:^|\s)(?:language|lang)-([\w+#.-]{1,30})/.exec(classes) ?? /highlight-(?:text|source)-([a-z0-9]{1,30})/.exec(classes);
+  return match?.[1] ?? el.getAttribute('data-lang')?.match(/^[\w+#.-]{1,30}$/)?.[0];
+}
+
+/** Converted link content as one line: block breaks become spaces, and heading, quote and list markers go. */
+function oneLineLinkText(content: string): string {
+  return content
+    .split('\n')
+    .map((line) => line.replace(/^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+|\d{1,9}[.)]\s+)/, '').trim())
+    .filter((line) => line !== '')
+    .join(' ');
+}
+
+/** Length of the shortest backtick string that can delimit `text` as a code span: one whose length no backtick run in `text` has (CommonMark §6.1). */
+function codeSpanFenceLength(text: string): number {
+  const runs = new Set(Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  let n = 1;
+  while (runs.has(n)) n++;
+  return n;
+}
+
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
+  return longest;
+}
+
+
