@@ -19,6 +19,12 @@ function assertArticleOnly(page: CorpusPage, markdown: string): void {
   for (const marker of page.boilerplateMarkers) assert.ok(!markdown.includes(marker), `${page.name}: the output shows ${JSON.stringify(marker)}`);
 }
 
+/** `count` words of a small technical vocabulary, in an order that varies with `seed` (a card's teaser text). */
+function wordsOf(count: number, seed: number): string {
+  const words = 'latency queue worker budget socket cache replica shard index vector parser token stream buffer'.split(' ');
+  return Array.from({ length: count }, (_, i) => words[(i * 7 + seed * 3 + Math.floor(i / 5)) % words.length]).join(' ');
+}
+
 /** A text of exactly `chars` characters made of sentences, for short-article cases. */
 function textOf(chars: number, topic: string): string {
   let text = '';
@@ -99,6 +105,62 @@ describe('web/convert main content (issue 11)', () => {
 
     it('reads documentation and wiki pages without their sidebars and navboxes', () => {
       for (const page of [corpusPage('docs', 9), corpusPage('wiki', 10)]) assertArticleOnly(page, extract(page.html).markdown);
+    });
+  });
+
+  describe('listings, menus and discussions (issue 11 review)', () => {
+    const siteHeader = `<header class="site-header"><a class="brand" href="/">Field Notes</a><nav><ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/topics/${i}">Topic menu ${i}</a></li>`).join('')}</ul></nav></header>`;
+    const siteFooter = '<footer class="site-footer"><a href="/about">About this site</a> <a href="/privacy">Privacy policy</a></footer>';
+
+    it('shows every teaser of a blog front page built from cards, not the 8 of 12 Readability kept', () => {
+      // The input that broke it: Bootstrap-style cards with 35–43 words of teaser each, four of which Readability dropped.
+      const card = (i: number): string =>
+        `<div class="card"><img src="/img/${i}.jpg" alt=""><div class="card-body"><h3 class="card-title"><a href="/posts/${i}">Teaser title ${i} on ${wordsOf(6, i)}</a></h3>` +
+        `<p class="card-text">Teaser ${i}: ${wordsOf(35 + (i % 3) * 4, i)}.</p><a href="/posts/${i}" class="btn">Read more</a></div></div>`;
+      const html = `<html><head><title>Field Notes</title></head><body>${siteHeader}<div id="content" class="site-content">${Array.from({ length: 12 }, (_, i) => card(i)).join('\n')}</div><aside><h3>Archive</h3><ul>${Array.from({ length: 20 }, (_, i) => `<li><a href="/archive/${i}">Archive month ${i}</a></li>`).join('')}</ul></aside>${siteFooter}</body></html>`;
+      const result = extract(html);
+      assert.deepEqual([result.content, result.articleRefused], ['body-cleaned', 'listing']);
+      assert.deepEqual(result.markdown.match(/Teaser \d+:/g), Array.from({ length: 12 }, (_, i) => `Teaser ${i}:`));
+      for (const gone of ['Topic menu 3', 'Archive month 4', 'Privacy policy']) assert.ok(!result.markdown.includes(gone), gone);
+    });
+
+    it('leaves out the menus Readability keeps inside an article (post navigation, a table of contents)', () => {
+      const paragraphs = (label: string): string => Array.from({ length: 8 }, (_, i) => `<p>${label} ${i}: ${textOf(420, `${label} ${i}`)}</p>`).join('');
+      const html =
+        `<html><head><title>Post</title></head><body>${siteHeader}<div class="wrap"><article class="post"><h1>Tuning the cache</h1>${paragraphs('Part')}` +
+        `<div role="navigation" class="post-navigation"><ul class="menu"><li><a href="/prev">Previous post: queue budgets</a></li><li><a href="/next">Next post: socket reuse</a></li></ul></div>` +
+        `${paragraphs('Later part')}<nav class="toc"><ul>${Array.from({ length: 6 }, (_, i) => `<li><a href="#s${i}">Contents entry ${i}</a></li>`).join('')}</ul></nav></article></div>${siteFooter}</body></html>`;
+      const result = extract(html);
+      assert.equal(result.content, 'readability');
+      assert.equal((result.markdown.match(/[Pp]art \d:/g) ?? []).length, 16);
+      for (const gone of ['Previous post', 'Next post', 'Contents entry']) assert.ok(!result.markdown.includes(gone), gone);
+    });
+
+    it('shows the comments of a discussion page (a short post and its thread), which Readability dropped', () => {
+      // The input that broke it: an item page of a link aggregator, a 300-character post above 54 comments in
+      // nested lists of divs; Readability returned the post alone.
+      const comment = (i: number, depth: number): string =>
+        `<li class="comments_subtree"><div class="comment" id="c_${i}"><div class="voters"><a class="upvoter" href="#"></a><div class="score">${i % 9}</div></div>` +
+        `<div class="details"><div class="byline"><a href="/~user${i}">user${i}</a> <span title="2026-03-01">${i % 20} hours ago</span> | <a href="/c/${i}">link</a> | <a class="comment_replier">reply</a></div>` +
+        `<div class="comment_text"><p>Comment ${i}: ${textOf(240 + (i % 5) * 90, `comment ${i}`)}</p></div></div></div>` +
+        `${depth < 2 && i % 3 === 0 ? `<ol class="comments">${comment(i * 100 + 1, depth + 1)}</ol>` : ''}</li>`;
+      const html =
+        `<html><head><title>A cache that forgets | Link Board</title></head><body><header id="nav"><a href="/">Home</a> <a href="/recent">Recent stories</a> <a href="/search">Search</a></header>` +
+        `<div id="inside"><ol class="itemlist"><li class="athing submission"><div class="titleline"><a href="https://cache.example/">A cache that forgets</a> <a class="tag">programming</a>` +
+        `<div class="byline">via <a href="/~op">op</a> 5 hours ago | <a href="/s/x">54 comments</a></div></div></li></ol><div class="toptext"><p>${textOf(300, 'post')}</p></div>` +
+        `<ol class="comments comments1">${Array.from({ length: 40 }, (_, i) => comment(i, 0)).join('\n')}</ol></div>${siteFooter}</body></html>`;
+      const result = extract(html);
+      assert.deepEqual([result.content, result.articleRefused], ['body-cleaned', 'discussion']);
+      assert.ok(result.markdown.includes(textOf(300, 'post')));
+      assert.equal((result.markdown.match(/Comment \d+:/g) ?? []).length, 54);
+      for (const gone of ['Recent stories', 'Privacy policy']) assert.ok(!result.markdown.includes(gone), gone);
+    });
+
+    it('still shows only the post of a blog whose marked post has a long comment thread, and says how much the comments held', () => {
+      const page = corpusPage('blog', 2, { paragraphs: [textOf(512, 'workshop')], comments: 120 });
+      const result = extract(page.html);
+      assert.deepEqual([result.content, result.articleRefused], ['readability', undefined]);
+      assert.ok(result.commentChars > 10_000, `${result.commentChars} characters of comments`);
     });
   });
 

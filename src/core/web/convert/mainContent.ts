@@ -123,18 +123,139 @@ export function removeBanners(document: Document): void {
   }
 }
 
+/** What a page holds before Readability rearranges it: the measures its article is judged against. */
+export interface PageProfile {
+  /** Characters of content text (see {@link contentTextLength}). */
+  readonly contentChars: number;
+  /** Characters of text in comment threads (elements named like {@link COMMENT_NAMES}, outside navigation). */
+  readonly commentChars: number;
+  /** The page marks its post as one: an `<article>`, or an element named like a post or an entry ({@link POST_NAMES}). */
+  readonly markedPost: boolean;
+  /** Class values on at least {@link MIN_LISTING_ITEMS} elements outside navigation, and those elements. */
+  readonly repeated: ReadonlyMap<string, readonly Element[]>;
+}
+
+/** Class and id words of comment threads. */
+const COMMENT_NAMES = /comment|disqus|discussion|replies/i;
+/** Class and id names that mark an element as the post a comment thread is about. */
+const POST_NAMES = /^(?:(?:type|single|hentry)[-_])?(?:post|entry|article|story)(?:$|[-_](?:body|content|text|main))/i;
+
 /**
- * Runs Readability on `document` (which it rearranges) and returns its article when {@link keepsArticle}
- * accepts it, measured against `contentChars`, the content text of the document before Readability ran.
+ * Items of one class needed to call them a listing's items (teasers of a blog's front page, results,
+ * products), which Readability must keep all of or none.
  */
-export function readabilityArticle(document: Document, contentChars: number): MainContent | undefined {
+const MIN_LISTING_ITEMS = 3;
+
+/**
+ * A page is a discussion (a thread of comments about a short post, such as a Hacker News item built with
+ * tables) when its comments hold at least this many times the text of Readability's article, and nothing
+ * marks the article as a post of its own. Then the comments are the page's content: Readability, which
+ * drops every element named like a comment, is not used. Scout's choice.
+ */
+export const DISCUSSION_COMMENT_RATIO = 3;
+
+/** Measures a prepared document before Readability runs (see {@link PageProfile}). */
+export function profilePage(document: Document): PageProfile {
+  const body = document.body;
+  let commentChars = 0;
+  let markedPost = body.querySelector('article') !== null;
+  const classes = new Map<string, Element[]>();
+  const stack: Element[] = [body];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    if (el !== body && isChrome(el)) continue;
+    if (el !== body && COMMENT_NAMES.test(nameOf(el))) {
+      commentChars += textLength(el, isNavigation);
+      continue;
+    }
+    markedPost ||= ownNames(el).some((n) => POST_NAMES.test(n));
+    const key = classKey(el);
+    if (key !== '') {
+      const list = classes.get(key);
+      if (list) list.push(el);
+      else classes.set(key, [el]);
+    }
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  const repeated = new Map<string, Element[]>();
+  for (const [key, elements] of classes) if (elements.length >= MIN_LISTING_ITEMS) repeated.set(key, elements);
+  return { contentChars: contentTextLength(body), commentChars, markedPost, repeated };
+}
+
+/** An element's class list, sorted, as one key ('' without classes). */
+function classKey(el: Element): string {
+  const value = el.getAttribute('class');
+  return value ? value.split(/\s+/).filter(Boolean).sort().join(' ') : '';
+}
+
+/**
+ * Why Readability's article was not used: `none` (it found none, or {@link keepsArticle} refused it),
+ * `listing` (it kept only some items of the page's listing, see {@link dropsListingItems}), `discussion` (the
+ * page is a discussion whose comments it dropped, see {@link DISCUSSION_COMMENT_RATIO}).
+ */
+export type ArticleRefusal = 'none' | 'listing' | 'discussion';
+
+/**
+ * Runs Readability on `document` (which it rearranges) and returns its article, without the navigation in it,
+ * when {@link keepsArticle} accepts it, measured against `page` (the document before Readability ran), unless
+ * it dropped part of a listing or the comments of a discussion; else why not.
+ */
+export function readabilityArticle(document: Document, page: PageProfile): MainContent | ArticleRefusal {
   const article = new Readability<Element>(document, { keepClasses: true, charThreshold: MIN_ARTICLE_CHARS, serializer: (node) => node as Element }).parse();
   const root = article?.content;
-  if (!root) return undefined;
+  if (!root) return 'none';
   const articleChars = textLength(root);
-  if (!keepsArticle(articleChars, articleChars - textLength(root, isChrome), contentChars)) return undefined;
-  return { root, source: 'readability', title: normaliseSpace(article.title ?? ''), contentChars: articleChars };
+  if (!keepsArticle(articleChars, articleChars - textLength(root, isChrome), page.contentChars)) return 'none';
+  if (dropsListingItems(root, articleChars, page)) return 'listing';
+  if (!page.markedPost && page.commentChars >= DISCUSSION_COMMENT_RATIO * articleChars) return 'discussion';
+  removeWhere(root, isNavigation);
+  return { root, source: 'readability', title: normaliseSpace(article.title ?? ''), contentChars: textLength(root) };
 }
+
+/** Characters of text in the comment threads under `root` (the outermost elements named like {@link COMMENT_NAMES}). */
+export function commentTextLength(root: Element): number {
+  let chars = 0;
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    if (el !== root && COMMENT_NAMES.test(nameOf(el))) chars += textLength(el, isNavigation);
+    else for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  return chars;
+}
+
+/**
+ * True when Readability's article `root` is mostly the items of a listing (elements sharing a class, at least
+ * {@link MIN_LISTING_ITEMS} of them on the page, each holding text) but left some of them out: a blog's front
+ * page came back with 6, 9, 10 or 11 of its 12 teasers, depending on their markup. An item counts as left out
+ * when the start of its text is nowhere in the article (Readability moves the nodes it keeps, and renames
+ * some, so the text is what can be compared).
+ */
+function dropsListingItems(root: Element, articleChars: number, page: PageProfile): boolean {
+  const kept = new Map<string, number>();
+  for (const el of Array.from(root.querySelectorAll('[class]'))) {
+    const key = classKey(el);
+    if (page.repeated.has(key)) kept.set(key, (kept.get(key) ?? 0) + textLength(el));
+  }
+  let articleText: string | undefined;
+  for (const [key, keptChars] of kept) {
+    if (keptChars < articleChars / 2) continue;
+    const items = page.repeated.get(key)!;
+    articleText ??= normaliseSpace(root.textContent ?? '');
+    const missing = items.filter((el) => {
+      const start = normaliseSpace(el.textContent ?? '').slice(0, LISTING_ITEM_PROBE_CHARS);
+      return start.length >= MIN_LISTING_ITEM_CHARS && !articleText!.includes(start);
+    });
+    if (missing.length > 0) return true;
+  }
+  return false;
+}
+
+/** Characters from the start of a listing item's text looked for in the article. */
+const LISTING_ITEM_PROBE_CHARS = 80;
+
+/** Characters of text a listing item holds at least to count (a teaser's title and a sentence). */
+const MIN_LISTING_ITEM_CHARS = 50;
 
 /**
  * The fallback chain when Readability's article is not used (issue 11): the page's `<main>`, else its

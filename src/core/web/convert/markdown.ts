@@ -1,6 +1,6 @@
 import { documentBase, parseDocument, prepareDocument } from './htmlDocument';
 import { scanHtml, MAX_DOM_NODES, MAX_NESTING_DEPTH } from './htmlScan';
-import { contentTextLength, fallbackContent, letterCount, normaliseSpace, readabilityArticle, textLength, type ContentSource, type MainContent } from './mainContent';
+import { commentTextLength, fallbackContent, letterCount, normaliseSpace, profilePage, readabilityArticle, textLength, type ArticleRefusal, type ContentSource, type MainContent } from './mainContent';
 import { markdownLetterCount, toMarkdown } from './markdownRules';
 import { segmentedMarkdown } from './segments';
 
@@ -44,8 +44,9 @@ export interface Segments {
  * The result of converting an HTML source:
  * - `markdown`: converted; `content` says which part of the page, `pageChars` and `contentChars` are the
  *   characters of text (whitespace collapsed) in the whole body and in that part, `articleSearch` whether
- *   Readability ran, `segments` how a page too large for one DOM was cut, and `scriptBuilt` that the page
- *   holds almost no text but much script (a browser builds it with JavaScript);
+ *   Readability ran (and `articleRefused` why its article was not used), `segments` how a page too large for
+ *   one DOM was cut, and `scriptBuilt` that the page holds almost no text but much script (a browser builds
+ *   it with JavaScript);
  * - `raw-too-deep`: not converted, because it nests deeper than {@link MAX_NESTING_DEPTH} levels;
  * - `raw-error`: not converted, because conversion threw `error`.
  * A source that is not converted is shown raw by the caller.
@@ -58,6 +59,10 @@ export type Conversion =
       readonly pageChars: number;
       readonly contentChars: number;
       readonly articleSearch: ArticleSearch;
+      /** Readability found an article but it was not used: it held only part of a listing, or left out a discussion's comments. */
+      readonly articleRefused?: 'listing' | 'discussion';
+      /** Characters of comments left out with the rest of the page around Readability's article (0 when it was not used). */
+      readonly commentChars: number;
       readonly segments?: Segments;
       readonly scriptBuilt: boolean;
     }
@@ -65,23 +70,27 @@ export type Conversion =
   | { readonly mode: 'raw-error'; readonly error: string };
 
 /**
- * Readability's cost as a multiple of what parsing and preparing the page cost, for a page without links.
- * Measured on generated and real-shaped pages (article, listing, specification, index): 1.5–3×.
+ * Readability's cost, as a multiple of what parsing and preparing the page cost, on a page with few links:
+ * 0.6–2.3× on generated article, listing and specification pages (measured with the pipeline's own stages).
  */
-const READABILITY_BASE_FACTOR = 3;
+const READABILITY_BASE_FACTOR = 2.5;
 /**
- * What each link adds, per node of the page: Readability measures link density on every candidate, so a
- * link-dense page (a Sphinx index, a specification full of cross-references) costs it 5–15× parsing.
+ * Links make Readability costlier than parsing in proportion to links² / nodes: it measures link density on
+ * every candidate, and the candidates of a link-dense page hold many links each. Measured: 4× parsing for
+ * 5,700 links in 23,000 nodes, 9× for 11,400 in 46,000, 13× for 14,700 in 59,000, 11× for a Sphinx index
+ * (20,000 in 60,000); each 350 of links² / nodes adds about one parse.
  */
-const READABILITY_LINK_FACTOR = 20;
+const READABILITY_LINKS_SQUARED_PER_PARSE = 350;
+/** turndown after Readability, and parsing again when its article is not kept: about one parse each. */
+const AFTER_READABILITY_FACTOR = 2;
 
 /**
- * How long Readability, and turndown after it, are predicted to take on a page whose parsing and
- * preparation took `spentMs`, from its share of links: `spentMs × (READABILITY_BASE_FACTOR +
- * READABILITY_LINK_FACTOR × links / nodes)` for Readability, and `spentMs` again for turndown.
+ * How long Readability, and what follows it, are predicted to take on a page of `nodes` nodes and `links`
+ * links whose parsing and preparation took `spentMs`: `spentMs × (2.5 + links² / (350 × nodes) + 2)`.
+ * Readability runs only when the time left before the deadline is at least this.
  */
 export function predictedArticleSearchMs(spentMs: number, links: number, nodes: number): number {
-  return spentMs * (READABILITY_BASE_FACTOR + (READABILITY_LINK_FACTOR * links) / Math.max(1, nodes)) + spentMs;
+  return spentMs * (READABILITY_BASE_FACTOR + (links * links) / (READABILITY_LINKS_SQUARED_PER_PARSE * Math.max(1, nodes)) + AFTER_READABILITY_FACTOR);
 }
 
 /**
@@ -111,7 +120,7 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
     const now = options.now ?? Date.now;
     if (scan.nodes > (options.maxDomNodes ?? MAX_DOM_NODES)) {
       const { markdown, title, ...parts } = segmentedMarkdown(source, scan, { ...options, now });
-      return { mode: 'markdown', markdown: withTitle(markdown, title), ...parts, articleSearch: options.extractMainContent ? 'too-large' : 'off', scriptBuilt: false };
+      return { mode: 'markdown', markdown: withTitle(markdown, title), ...parts, articleSearch: options.extractMainContent ? 'too-large' : 'off', commentChars: 0, scriptBuilt: false };
     }
     const start = now();
     let document = parseDocument(source, scan);
@@ -123,22 +132,30 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
       return fresh;
     };
     const pageChars = textLength(document.body);
-    let content: MainContent;
+    let content: MainContent | undefined;
     let markdown: string | undefined;
     let articleSearch: ArticleSearch = 'off';
+    let refusal: ArticleRefusal | undefined;
+    let commentChars = 0;
     if (!options.extractMainContent) {
       content = { root: document.body, source: 'body', title: '', contentChars: pageChars };
     } else {
       const spent = now() - start;
       articleSearch = options.deadline !== undefined && options.deadline - now() < predictedArticleSearchMs(spent, scan.links, scan.nodes) ? 'no-time' : 'ran';
-      let article = articleSearch === 'ran' ? readabilityArticle(document, contentTextLength(document.body)) : undefined;
-      if (article) {
-        const letters = letterCount(article.root);
-        markdown = toMarkdown(article.root);
-        if (markdownLetterCount(markdown) < letters * MIN_MARKDOWN_LETTER_SHARE) [article, markdown] = [undefined, undefined];
+      if (articleSearch === 'ran') {
+        const profile = profilePage(document);
+        const article = readabilityArticle(document, profile);
+        if (typeof article === 'string') {
+          refusal = article;
+        } else {
+          const letters = letterCount(article.root);
+          markdown = toMarkdown(article.root);
+          if (markdownLetterCount(markdown) < letters * MIN_MARKDOWN_LETTER_SHARE) [refusal, markdown] = ['none', undefined];
+          else [content, commentChars] = [article, Math.max(0, profile.commentChars - commentTextLength(article.root))];
+        }
+        if (refusal !== undefined) document = reload(); // Readability rearranged the document it read
       }
-      if (!article && articleSearch === 'ran') document = reload(); // Readability rearranged the document it read
-      content = article ?? fallbackContent(document);
+      content ??= fallbackContent(document);
     }
     markdown ??= toMarkdown(content.root);
     const scriptBuilt = pageChars < SCRIPT_BUILT_MAX_CHARS && (scripts.appState || scripts.chars >= SCRIPT_BUILT_MIN_SCRIPT_CHARS);
@@ -149,6 +166,8 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
       pageChars,
       contentChars: content.contentChars,
       articleSearch,
+      ...(refusal === 'listing' || refusal === 'discussion' ? { articleRefused: refusal } : {}),
+      commentChars,
       scriptBuilt,
     };
   } catch (e) {

@@ -79,20 +79,26 @@ function contentNotes(c: Extract<Conversion, { mode: 'markdown' }>, budget: stri
       notes.push(`only the first ${c.segments.converted} of the ${c.segments.count} parts were converted within ${budget}; the rest of the page follows as its HTML source.`);
     }
   } else {
-    const noTime = c.articleSearch === 'no-time' ? `the page is too large to look for its article within ${budget}` : '';
+    let why = '';
+    if (c.articleSearch === 'no-time') why = `the page is too large to look for its article within ${budget}`;
+    else if (c.articleRefused === 'listing') why = 'the page is a listing, and the article found in it held only some of its items';
+    else if (c.articleRefused === 'discussion') why = 'the page is a discussion whose comments hold most of its text';
     switch (c.content) {
-      case 'readability':
-        if (leftOut >= MIN_LEFT_OUT_CHARS) notes.push(`showing the page's main content; about ${leftOut} characters of navigation, sidebars, footers and similar text were left out.`);
+      case 'readability': {
+        if (leftOut < MIN_LEFT_OUT_CHARS) break;
+        const comments = c.commentChars >= MIN_LEFT_OUT_CHARS ? `, ${c.commentChars} of them in comments` : '';
+        notes.push(`showing the page's main content; about ${leftOut} characters of navigation, sidebars, footers, comments and similar text were left out${comments}.`);
         break;
+      }
       case 'main':
       case 'article':
       case 'role-main': {
         const element = { main: 'its `main` element', article: 'its `article` element', 'role-main': 'its element marked `role="main"`' }[c.content];
-        notes.push(`${noTime || 'no article was found in the page'}, so ${element} is shown without the navigation and sidebars in it${about}.`);
+        notes.push(`${why || 'no article was found in the page'}, so ${element} is shown without the navigation and sidebars in it${about}.`);
         break;
       }
       case 'body-cleaned':
-        notes.push(`${noTime || 'no article or main element was found in the page'}, so the whole page is shown without its navigation, header, footer, sidebars and cookie banners${about}.`);
+        notes.push(`${why || 'no article or main element was found in the page'}, so the whole page is shown without its navigation, header, footer, sidebars and cookie banners${about}.`);
         break;
       case 'body':
         break;

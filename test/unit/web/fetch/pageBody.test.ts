@@ -1,0 +1,26 @@
+import * as assert from 'node:assert/strict';
+import type { Conversion } from '../../../../src/core/web/convert/markdown';
+import type { RenderResult } from '../../../../src/core/web/convert/workerPool';
+import { pageBody } from '../../../../src/core/web/fetch/pageBody';
+
+type Converted = Extract<Conversion, { mode: 'markdown' }>;
+
+/** What the pool gives for an HTML page converted to `conversion` (UTF-8 declared by the server). */
+function rendered(conversion: Partial<Converted>): RenderResult {
+  const full: Converted = { mode: 'markdown', markdown: '# Page', content: 'readability', pageChars: 1000, contentChars: 1000, articleSearch: 'ran', commentChars: 0, scriptBuilt: false, ...conversion };
+  return { text: '<html>…', truncated: false, charset: 'utf-8', charsetSource: 'header', charsetAssumed: false, page: { kind: 'html', conversion: full }, waitedMs: 0 };
+}
+
+describe('web_fetch page notes', () => {
+  it('says why a listing or a discussion is shown without Readability, and how much comments held', () => {
+    assert.deepEqual(pageBody('html', rendered({ content: 'body-cleaned', articleRefused: 'listing', pageChars: 9000, contentChars: 7000 }), 10_000).notes, [
+      'the page is a listing, and the article found in it held only some of its items, so the whole page is shown without its navigation, header, footer, sidebars and cookie banners; about 2000 characters of other text were left out.',
+    ]);
+    assert.deepEqual(pageBody('html', rendered({ content: 'main', articleRefused: 'discussion', pageChars: 30_000, contentChars: 29_500 }), 10_000).notes, [
+      'the page is a discussion whose comments hold most of its text, so its `main` element is shown without the navigation and sidebars in it; about 500 characters of other text were left out.',
+    ]);
+    assert.deepEqual(pageBody('html', rendered({ pageChars: 40_000, contentChars: 3000, commentChars: 30_000 }), 10_000).notes, [
+      "showing the page's main content; about 37000 characters of navigation, sidebars, footers, comments and similar text were left out, 30000 of them in comments.",
+    ]);
+  });
+});
