@@ -87,6 +87,17 @@ describe('web/convert htmlToMarkdown', () => {
     assert.equal(md(html), '![Diagram](https://cdn.example/assets/a.png)[Y](https://cdn.example/assets/y.html)');
   });
 
+  it('writes GFM task list items with their ticks (a GitHub issue body), and leaves other checkboxes out', () => {
+    // The input that broke it: GitHub's task list markup; every box came out unticked ("- [ ]").
+    const html =
+      '<ul class="contains-task-list"><li class="task-list-item"><input type="checkbox" class="task-list-item-checkbox" checked="" disabled=""> Ship the parser</li>' +
+      '<li class="task-list-item"><input type="checkbox" class="task-list-item-checkbox" disabled=""> Write the docs</li></ul>' +
+      '<ul><li><p><input type="checkbox" checked> Loose item</p></li><li><label><input type="checkbox"> Labelled item</label></li><li>Accept <input type="checkbox" checked> the terms</li></ul>';
+    const items = markdownTokens(md(html)).filter((t) => t.type === 'inline').map((t) => t.content.replace(/ +/g, ' '));
+    assert.deepEqual(items, ['[x] Ship the parser', '[ ] Write the docs', '[x] Loose item', '[ ] Labelled item', 'Accept the terms']);
+    assert.ok(md(html).startsWith('- [x] Ship the parser\n- [ ] Write the docs\n'));
+  });
+
   it('drops script, style, noscript, template and hidden elements', () => {
     const html = '<body><script>alert("x")</script><style>p{}</style><noscript>Enable JS</noscript><template><p>tpl</p></template><p hidden>h</p><div aria-hidden="true">icon</div><p>kept</p></body>';
     assert.equal(md(html), 'kept');

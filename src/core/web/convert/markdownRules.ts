@@ -1,5 +1,5 @@
 import TurndownService from 'turndown';
-import { strikethrough, taskListItems } from 'turndown-plugin-gfm';
+import { strikethrough } from 'turndown-plugin-gfm';
 import { lettersIn, normaliseSpace } from './mainContent';
 import { gfmTables } from './tables';
 
@@ -42,7 +42,7 @@ function converter(): TurndownService {
   if (service) return service;
   // `br: ''`: a <br> becomes a plain newline, not Markdown's two-space hard break (invisible, and tokens).
   service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_', strongDelimiter: '**', hr: '---', br: '' });
-  service.use([strikethrough, taskListItems, gfmTables]);
+  service.use([strikethrough, gfmTables]);
   service.addRule('preformatted', {
     filter: 'pre',
     replacement: (_content, node) => {
@@ -63,7 +63,7 @@ function converter(): TurndownService {
         prefix = `${(Number.isFinite(start) ? start : 1) + Array.prototype.indexOf.call(parent.children, node)}. `;
       }
       const paragraph = /\n$/.test(content);
-      const body = content.replace(/^\n+|\n+$/g, '') + (paragraph ? '\n' : '');
+      const body = content.replace(/^\n+|\n+$/g, '').replace(TASK_MARKER_SPACE, '$1 ') + (paragraph ? '\n' : '');
       return prefix + body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`) + (node.nextSibling ? '\n' : '');
     },
   });
@@ -89,6 +89,13 @@ function converter(): TurndownService {
       return `${fence}${space}${text}${space}${fence}`;
     },
   });
+  // A GFM task list item (`- [x] done`): a checkbox at the start of a list item, directly or in its first
+  // paragraph or label. turndown-plugin-gfm's rule reads `checked`, which linkedom does not reflect from the
+  // attribute, so every box came out unticked.
+  service.addRule('taskListItem', {
+    filter: (node) => node.nodeName === 'INPUT' && (node.getAttribute('type') ?? '').toLowerCase() === 'checkbox' && isAtItemStart(node),
+    replacement: (_content, node) => (node.hasAttribute('checked') ? '[x] ' : '[ ] '),
+  });
   service.addRule('textlessLink', {
     filter: (node) => node.nodeName === 'A' && normaliseSpace(node.textContent ?? '') === '' && !node.querySelector('img[alt]:not([alt=""])'),
     replacement: () => '',
@@ -98,6 +105,24 @@ function converter(): TurndownService {
     replacement: (_content, node) => (node.getAttribute('alt') ?? '').trim(),
   });
   return service;
+}
+
+/**
+ * A task marker at the start of an item, with the spaces around it (a `<label>`'s text often starts with one),
+ * which become one space after it.
+ */
+const TASK_MARKER_SPACE = /^\s*(\[[ x]\])\s+/;
+
+/** True when `node` comes first in its list item: no text or element before it there, up through a `<p>` or `<label>`. */
+function isAtItemStart(node: Element): boolean {
+  for (let el: Element = node; ; ) {
+    for (let c = el.previousSibling; c; c = c.previousSibling) if (c.nodeType === 1 || (c.textContent ?? '').trim() !== '') return false;
+    const parent = el.parentNode as Element | null;
+    if (!parent) return false;
+    if (parent.nodeName === 'LI') return true;
+    if (parent.nodeName !== 'P' && parent.nodeName !== 'LABEL') return false;
+    el = parent;
+  }
 }
 
 /** The one `<code>` child of a `<pre>`, ignoring whitespace-only text around it (`<pre>\n  <code>…</code>\n</pre>`). */
