@@ -25,6 +25,18 @@ describe('web_search key redaction', () => {
     assert.equal(redactSecret('100%25 done, %zz and %', KEY), '100%25 done, %zz and %');
   });
 
+  it('redacts it percent-encoded twice or more (a URL inside a URL), up to four levels, and leaves other text alone', () => {
+    // The input that broke it: the key in a result URL as %2574%2565… (each "%" encoded again as "%25").
+    const twice = percentEncoded(KEY).replace(/%/g, '%25');
+    assert.equal(redactSecret(`https://r.example/?u=https%3A%2F%2Fx.example%2F%3Fk%3D${twice}`, KEY), 'https://r.example/?u=https%3A%2F%2Fx.example%2F%3Fk%3D[redacted]');
+    let nested = percentEncoded(KEY);
+    for (let level = 2; level <= 4; level++) {
+      nested = nested.replace(/%/g, '%25');
+      assert.equal(redactSecret(`k=${nested}.`, KEY), 'k=[redacted].', `${level} levels`);
+    }
+    assert.equal(redactSecret('50%2525 of %252', KEY), '50%2525 of %252');
+  });
+
   it('redacts it in base64 and base64url, at any byte alignment', () => {
     for (const prefix of ['', 'u', 'us', 'user:']) {
       const basic = Buffer.from(`${prefix}${KEY}:`).toString('base64');

@@ -7,6 +7,7 @@
  * consecutive characters of the key, where
  * - ASCII letters match in either case (a host name comes back lowercased, an error may upper-case it),
  * - each character may also be written percent-encoded (`%41` or `%61` for `A`, hex digits in either case),
+ *   and encoded again up to {@link MAX_PERCENT_LEVELS} times over (`%2541`, a URL inside a URL's query),
  * - and the key also counts in base64 and base64url (RFC 4648), at each of the three byte alignments it can
  *   have inside a longer encoded value (an HTTP Basic credential, a token), padding left out.
  * Each maximal run found is replaced by `[redacted]`. A key shorter than {@link MIN_PIECE} characters is
@@ -70,6 +71,13 @@ function secretForms(secret: string): string[] {
   return forms;
 }
 
+/**
+ * Levels of percent-encoding undone before matching: `%41`, `%2541`, `%252541`, `%25252541`. A URL carried in
+ * a query parameter of another URL (a redirect or tracking link in a search result) is encoded once more
+ * for each level it is nested; four covers any such chain seen in practice.
+ */
+export const MAX_PERCENT_LEVELS = 4;
+
 /** One character of `text` as read for matching: a `%XX` escape counts as the character it encodes. */
 interface Unit {
   readonly char: string;
@@ -77,20 +85,35 @@ interface Unit {
   readonly end: number;
 }
 
+/**
+ * The characters of `text` with percent-escapes of ASCII characters undone, up to {@link MAX_PERCENT_LEVELS}
+ * levels: each pass merges a `%` unit and two hex-digit units after it into the one character they encode,
+ * so a unit may span `%2541` (three levels of source text for one `A`).
+ */
 function decodedUnits(text: string): Unit[] {
-  const units: Unit[] = [];
-  for (let i = 0; i < text.length; ) {
-    const escape = text[i] === '%' ? /^%([0-9a-fA-F]{2})/.exec(text.slice(i, i + 3)) : null;
-    if (escape && parseInt(escape[1]!, 16) < 0x80) {
-      units.push({ char: String.fromCharCode(parseInt(escape[1]!, 16)), start: i, end: i + 3 });
-      i += 3;
-    } else {
-      units.push({ char: text[i]!, start: i, end: i + 1 });
-      i += 1;
+  let units: Unit[] = Array.from({ length: text.length }, (_, i) => ({ char: text[i]!, start: i, end: i + 1 }));
+  for (let level = 0; level < MAX_PERCENT_LEVELS; level++) {
+    const next: Unit[] = [];
+    let merged = false;
+    for (let i = 0; i < units.length; i++) {
+      const unit = units[i]!;
+      const hi = units[i + 1]?.char;
+      const lo = units[i + 2]?.char;
+      if (unit.char === '%' && hi !== undefined && lo !== undefined && HEX.test(hi + lo) && parseInt(hi + lo, 16) < 0x80) {
+        next.push({ char: String.fromCharCode(parseInt(hi + lo, 16)), start: unit.start, end: units[i + 2]!.end });
+        i += 2;
+        merged = true;
+      } else {
+        next.push(unit);
+      }
     }
+    units = next;
+    if (!merged) break;
   }
   return units;
 }
+
+const HEX = /^[0-9a-fA-F]{2}$/;
 
 /** ASCII letters in lower case, every other character unchanged (so lengths and positions are kept). */
 function foldCase(text: string): string {
