@@ -1,4 +1,4 @@
-import type { SpillLocator, ToolEnv, ToolName } from './tool';
+import type { SpillLanguage, SpillLocator, ToolEnv, ToolName } from './tool';
 
 /** What a complete over-cap result is: the call that made it and its size, for its first line. */
 export interface SpillSubject {
@@ -10,6 +10,8 @@ export interface SpillSubject {
   readonly call: string;
   /** The size of the complete result, made with {@link countOf}: `4,819 files`. */
   readonly size: string;
+  /** What the complete result is written in, when it is not plain text (see `SpillLanguage`). */
+  readonly language?: SpillLanguage;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fu
   if (env.spill) {
     const title = spillHeading(subject);
     try {
-      const spill = await env.spill(`${title}\n\n${fullText()}`, { tool: subject.tool, title });
+      const spill = await env.spill(`${title}\n\n${fullText()}`, { tool: subject.tool, title, ...(subject.language ? { language: subject.language } : {}) });
       return { sentence: `The complete result is saved at ${spill.uri}. ${spill.hint}`, spill };
     } catch (e) {
       env.log.warn(`${subject.tool}: saving the complete result failed: ${e instanceof Error ? e.message : String(e)}`);

@@ -17,7 +17,13 @@ export interface SpillLocator {
  * Saves the complete formatted text of an over-cap result. `text` starts with `meta.title`, the result's
  * self-describing first line (`spillHeading` in spill.ts). Rejects when it cannot; callers keep the inline page.
  */
-export type SpillWriter = (text: string, meta: { tool: ToolName; title: string }) => Promise<SpillLocator>;
+export type SpillWriter = (text: string, meta: { tool: ToolName; title: string; language?: SpillLanguage }) => Promise<SpillLocator>;
+
+/**
+ * The language a complete result is written in, for a host that shows it (VS Code's language id of the
+ * document): `markdown` for web_fetch's Markdown; absent means plain text.
+ */
+export type SpillLanguage = 'markdown';
 
 /** A sink for diagnostics (the VS Code `LogOutputChannel`, or stderr in the CLI). Never given secrets. */
 export interface Logger {

@@ -82,7 +82,7 @@ export class SpillStore implements vscode.Disposable {
   /** The {@link SpillWriter} the tools get through their `ToolEnv`. Rejects when VS Code cannot make the document. */
   readonly writer: SpillWriter = (text, meta) =>
     this.timings.measureAsync('spill', async () => {
-      const document = await this.fill(text, meta.tool, meta.title);
+      const document = await this.fill(text, meta.tool, meta.title, meta.language);
       this.log.info(`${meta.tool}: complete result (${text.length} characters) saved to ${document.uri.toString()}`);
       return spillLocator(document.uri);
     });
@@ -166,13 +166,13 @@ export class SpillStore implements vscode.Disposable {
   }
 
   /** Makes the spill document holding `text` and holds it. @throws Error when VS Code cannot make it */
-  private async fill(text: string, tool: ToolName, title: string): Promise<vscode.TextDocument> {
+  private async fill(text: string, tool: ToolName, title: string, language = 'plaintext'): Promise<vscode.TextDocument> {
     if (!this.searchedBeforeSpill) {
       // Restored documents the workbench had not shown yet at activation must count before anything is released.
       this.searchedBeforeSpill = true;
       void this.adoptRestored();
     }
-    const making = Promise.resolve(vscode.workspace.openTextDocument({ content: text, language: 'plaintext' }));
+    const making = Promise.resolve(vscode.workspace.openTextDocument({ content: text, language }));
     this.making.add(making);
     try {
       const document = await making;

@@ -52,14 +52,16 @@ export function folder(dir: string, name = dir.split('/').filter(Boolean).pop()!
   return { name, path: dir };
 }
 
-/** A spill writer that keeps what it was given; `texts` holds every saved text. */
-export function memorySpill(): SpillWriter & { texts: string[] } {
+/** A spill writer that keeps what it was given; `texts` holds every saved text, `metas` what each came with. */
+export function memorySpill(): SpillWriter & { texts: string[]; metas: Parameters<SpillWriter>[1][] } {
   const texts: string[] = [];
-  const writer: SpillWriter = async (text) => {
+  const metas: Parameters<SpillWriter>[1][] = [];
+  const writer: SpillWriter = async (text, meta) => {
     texts.push(text);
+    metas.push(meta);
     return { uri: `untitled:Spill-${texts.length}`, hint: 'Open that document to read every result.' };
   };
-  return Object.assign(writer, { texts });
+  return Object.assign(writer, { texts, metas });
 }
 
 /** A spill writer that always rejects, as when the host cannot save. */

@@ -73,13 +73,15 @@ describe('web_fetch as a language-model tool', () => {
     assert.match(String(request.headers['user-agent']), /Scout/);
   });
 
-  it('saves an over-cap page whole in an untitled document, which its results card opens', async () => {
+  it('saves an over-cap page whole in an untitled Markdown document, which its results card opens', async () => {
     const text = await invokeText('web_fetch', { url: server.url('/long') });
     assert.ok(text.length <= 200_000, `${text.length} characters`);
     assert.ok(!text.includes('LAST-PARAGRAPH-OF-THE-LONG-REFERENCE'));
     const uri = spillUriOf(text);
     assert.equal(uri.scheme, 'untitled');
-    const complete = (await vscode.workspace.openTextDocument(uri)).getText();
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.languageId, 'markdown', 'the complete Markdown opens as Markdown');
+    const complete = document.getText();
     assert.match(complete, new RegExp(`^Scout web_fetch "${server.url('/long').replace(/[.?]/g, '\\$&')}": [\\d,]+ characters, complete result\\n\\nFetched `));
     assert.ok(complete.includes('LAST-PARAGRAPH-OF-THE-LONG-REFERENCE'));
     // The card's "Open full result" shows the run's spill document (panel/actions.ts openFullResult).

@@ -185,10 +185,10 @@ describe('web_fetch tool', function () {
     const roomy = webFetchConfig({ conversionTimeoutMs: 120_000 });
 
     /** A web_fetch call whose over-cap result is kept by a memory spill writer. */
-    async function fetchWithSpill(url: string, config = roomy): Promise<{ out: ToolOutput<WebFetchValue>; spilled: string[] }> {
+    async function fetchWithSpill(url: string, config = roomy, through = tool): Promise<{ out: ToolOutput<WebFetchValue>; spilled: string[]; metas: ReturnType<typeof memorySpill>['metas'] }> {
       const spill = memorySpill();
-      const out = await tool.run(tool.parse({ url }, config), { ...webToolEnv(config), spill });
-      return { out, spilled: spill.texts };
+      const out = await through.run(through.parse({ url }, config), { ...webToolEnv(config), spill });
+      return { out, spilled: spill.texts, metas: spill.metas };
     }
 
     it('returns the article that starts after 300 KB of head scripts, first to last paragraph, without its navigation', async () => {
@@ -202,8 +202,9 @@ describe('web_fetch tool', function () {
     });
 
     it('cuts a 600,000-character article at fetchMaxOutputChars and saves it whole, its last paragraph included', async () => {
-      const { out, spilled } = await fetchWithSpill(server.url('/long-article'));
+      const { out, spilled, metas } = await fetchWithSpill(server.url('/long-article'));
       assert.ok(out.text.length <= 200_000, `${out.text.length} characters`);
+      assert.equal(metas[0]?.language, 'markdown', 'the complete Markdown is saved as Markdown');
       assert.ok(markdownText(out.value.markdown).includes(LONG_ARTICLE.firstParagraph));
       assert.ok(!out.text.includes(LONG_ARTICLE.lastParagraph));
       assert.equal(spilled.length, 1);
@@ -227,6 +228,20 @@ describe('web_fetch tool', function () {
       for (const block of SPEC.articleText.split('\n\n').filter((_, i) => i % 97 === 0)) assert.ok(complete.replace(/\s+/g, ' ').includes(block.replace(/\s+/g, ' ')), block.slice(0, 60));
       assert.ok(spilled[0]!.includes('| Field | Type | Meaning |'));
       assert.ok(!spilled[0]!.includes('Explore all sections'), 'no navigation in the spill');
+    });
+
+    it('saves the whole raw HTML when conversion runs past its budget and the source is over the cap (issue 11 review)', async () => {
+      // The input that broke it: a 50,000-character page whose conversion stalled; its raw source was cut at
+      // fetchMaxOutputChars and the rest was lost, where every other over-cap result is saved whole.
+      const stalling = createWebFetchTool(path.join(__dirname, '..', 'fixtures', 'stallingConvertWorker.js'));
+      const config = webFetchConfig({ conversionTimeoutMs: 3000, fetchMaxOutputChars: 5000 });
+      await stalling.run(stalling.parse({ url: server.url('/page') }, config), webToolEnv(config)); // starts the stand-in worker
+      const { out, spilled, metas } = await fetchWithSpill(server.url('/stalls-converting'), config, stalling);
+      assert.deepEqual([out.value.format, out.value.truncated, out.spill?.uri, metas[0]?.language], ['raw-html', true, 'untitled:Spill-1', undefined]);
+      assert.ok(out.text.length <= 5000);
+      const source = articlePage(50_000, 3).html;
+      assert.ok(spilled[0]!.endsWith(`\n\n${source}`), 'the spill holds the whole source');
+      assert.match(spilled[0]!, /\nNote: converting the HTML took longer than the 3 s conversion budget/);
     });
 
     it('asks for a more specific URL when the complete result cannot be saved', async () => {
