@@ -2,12 +2,12 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { ServerResponse } from 'node:http';
 import * as net from 'node:net';
-import type { Duplex } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { AddressGuard } from '../../../src/core/web/http/addressGuard';
 import { CHUNKS_PER_TURN, contentCodings, GrowingBuffer, MAX_CONTENT_CODINGS, readBody, type ReadBody } from '../../../src/core/web/http/body';
 import { DEFAULT_MAX_BODY_BYTES, followSameOrigin, httpRequest, parseRetryAfter, type HttpRequestOptions } from '../../../src/core/web/http/client';
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopbackServer';
+import { WatchingAgent } from '../../helpers/watchingAgent';
 
 const TEXT = 'Scout fetched this text. '.repeat(200);
 
@@ -49,29 +49,6 @@ function rawHead(fields: Record<string, string>): Buffer {
 /** True when `body` owns its ArrayBuffer alone (the contract web_fetch's transfer to its worker relies on). */
 function ownsItsBuffer(body: Buffer): boolean {
   return body.byteOffset === 0 && body.buffer.byteLength === body.length;
-}
-
-/** An agent whose sockets tell the test what the client has received, so a test can act right after. */
-class WatchingAgent extends http.Agent {
-  private received = '';
-  private readonly waiters: { text: string; resolve: () => void }[] = [];
-
-  override createConnection(options: http.ClientRequestArgs, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
-    const socket = super.createConnection(options, callback);
-    socket?.on('data', (d: Buffer) => {
-      this.received += d.toString('latin1');
-      for (const w of this.waiters.filter((w) => this.received.includes(w.text))) {
-        this.waiters.splice(this.waiters.indexOf(w), 1);
-        setImmediate(w.resolve); // after the HTTP parser has handled these bytes
-      }
-    });
-    return socket;
-  }
-
-  /** Resolves once the client's sockets have received `text` and the client has processed it. */
-  until(text: string): Promise<void> {
-    return new Promise((resolve) => (this.received.includes(text) ? setImmediate(resolve) : this.waiters.push({ text, resolve })));
-  }
 }
 
 /** Writes chunks until the client goes away. */

@@ -12,6 +12,7 @@ import { startLoopbackServer, type LoopbackServer } from '../../../helpers/loopb
 import { markdownText } from '../../../helpers/markdownText';
 import { pdfDocument } from '../../../helpers/pdfFixtures';
 import { memorySpill } from '../../../helpers/searchEnv';
+import { WatchingAgent } from '../../../helpers/watchingAgent';
 import { corpusPage, specPage } from '../../../helpers/webCorpus';
 import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../../helpers/webFetchEnv';
 import { articlePage } from '../../../helpers/webPages';
@@ -415,22 +416,36 @@ describe('web_fetch tool', function () {
       await assert.rejects(fetch(server.url('/stall-headers'), webFetchConfig({ fetchTimeoutMs: 300 })), { code: 'WEB_TIMEOUT' });
     });
 
+    /**
+     * A web_fetch call whose download the test ends (the HTTP client's `deadline`) once the client has received
+     * `text`, as if `fetchTimeoutMs` had run out then: the test controls time instead of racing a clock.
+     */
+    async function fetchUntilReceived(url: string, text: string, config: ReturnType<typeof webFetchConfig>): Promise<ToolOutput<WebFetchValue>> {
+      const agent = new WatchingAgent();
+      const deadline = new AbortController();
+      void agent.until(text).then(() => deadline.abort());
+      const timed = createWebFetchTool(builtConvertWorker(), { downloadDeadline: deadline.signal });
+      try {
+        return await timed.run(timed.parse({ url }, config), { ...webToolEnv(config), httpAgent: { http: agent } });
+      } finally {
+        agent.destroy();
+      }
+    }
+
     it('returns the part that arrived when the server stalls after the headers', async () => {
-      // The smallest budget the setting allows (the headers must still arrive within it; web/httpClient.test.ts
-      // checks the same cut with a deadline the test controls).
-      const out = await fetch(server.url('/stall-body'), webFetchConfig({ fetchTimeoutMs: 1_000 }));
+      const out = await fetchUntilReceived(server.url('/stall-body'), 'first part, ', webFetchConfig({ fetchTimeoutMs: 60_000 }));
       assert.equal(out.value.cut, 'timeout');
       assert.equal(out.value.markdown, 'first part, ');
-      assert.match(out.text, /Note: the server was still sending when the 1 s fetch timeout ran out/);
+      assert.match(out.text, /Note: the server was still sending when the 60 s fetch timeout ran out/);
     });
 
     it('starts the conversion budget when the download ends, so the two budgets add up (a server that holds the socket open)', async () => {
       // The whole page arrives at once and the socket stays open: the download runs into fetchTimeoutMs, and
       // the page is still converted within conversionTimeoutMs (the largest the setting allows, so load cannot
       // make the test fail).
-      const out = await fetch(server.url('/head-heavy-then-stall'), webFetchConfig({ fetchTimeoutMs: 3000, conversionTimeoutMs: 120_000 }));
+      const out = await fetchUntilReceived(server.url('/head-heavy-then-stall'), HEAD_HEAVY.html.slice(-200), webFetchConfig({ fetchTimeoutMs: 60_000, conversionTimeoutMs: 120_000 }));
       assert.deepEqual([out.value.cut, out.value.format, out.value.content], ['timeout', 'markdown', 'readability']);
-      assert.match(out.text, /\nNote: the server was still sending when the 3 s fetch timeout ran out; the body is incomplete\.\n/);
+      assert.match(out.text, /\nNote: the server was still sending when the 60 s fetch timeout ran out; the body is incomplete\.\n/);
       const text = markdownText(out.value.markdown);
       assert.ok(text.includes(HEAD_HEAVY.firstParagraph) && text.includes(HEAD_HEAVY.lastParagraph));
     });
