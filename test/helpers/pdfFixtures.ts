@@ -1,6 +1,9 @@
+import * as zlib from 'node:zlib';
+
 /**
  * Small PDF files made in the test (ISO 32000-1): pages of text in the standard Helvetica font, a file whose
- * pages hold no text (as a scanned document without a text layer), and a password-protected one.
+ * pages hold no text (as a scanned document without a text layer), a password-protected one, and one whose
+ * small compressed content stream inflates to hundreds of MB (a decompression bomb).
  */
 
 export interface PdfFixtureOptions {
@@ -9,6 +12,31 @@ export interface PdfFixtureOptions {
    * password to open the file. The content streams stay plain: no reader gets that far without the password.
    */
   readonly encrypted?: boolean;
+  /**
+   * The first page's content stream, FlateDecode-compressed, in place of its plain one (see {@link flateBomb}):
+   * its text operators followed by this many bytes of spaces.
+   */
+  readonly compressedFirstPage?: Buffer;
+}
+
+/**
+ * The compressed content stream of a decompression-bomb page: `BT /F1 11 Tf 72 740 Td (text) Tj ET` followed
+ * by `inflatedBytes` spaces, deflated (zlib format) a MiB at a time, so neither side is ever held whole
+ * (800 MB of spaces deflate to about 800 KB).
+ */
+export async function flateBomb(text: string, inflatedBytes: number): Promise<Buffer> {
+  const deflate = zlib.createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => out.push(chunk));
+  const done = new Promise((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  deflate.write(`BT /F1 11 Tf 72 740 Td (${escapePdfString(text)}) Tj ET\n`);
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  for (let left = inflatedBytes; left > 0; left -= chunk.length) {
+    if (!deflate.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  return Buffer.concat(out);
 }
 
 /**
@@ -21,9 +49,12 @@ export function pdfDocument(pages: readonly (readonly string[])[], options: PdfF
   const catalog = add('');
   const pageTree = add('');
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  const kids = pages.map((paragraphs) => {
+  const kids = pages.map((paragraphs, n) => {
     const ops = paragraphs.length === 0 ? '' : ['BT', '/F1 11 Tf', '14 TL', '72 740 Td', ...paragraphs.flatMap((p, i) => [...(i > 0 ? ['T*'] : []), `(${escapePdfString(p)}) Tj`, 'T*']), 'ET'].join('\n');
-    const content = add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
+    const compressed = n === 0 ? options.compressedFirstPage : undefined;
+    const content = compressed
+      ? add(`<< /Length ${compressed.length} /Filter /FlateDecode >>\nstream\n${compressed.toString('latin1')}\nendstream`)
+      : add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
     return add(`<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`);
   });
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pageTree} 0 R >>`;

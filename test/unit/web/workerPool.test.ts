@@ -5,7 +5,8 @@ import { ConvertWorkerPool, MAX_CONVERT_WORKERS, SMALL_REQUEST_BYTES, type Rende
 import type { ConvertedMessage, RenderMessage, RenderRequest } from '../../../src/core/web/convert/render';
 import type { ReadyMessage } from '../../../src/core/web/convert/workerReady';
 import type { DuckDuckGoPage } from '../../../src/core/web/search/providers/duckduckgoPage';
-import { pdfDocument } from '../../helpers/pdfFixtures';
+import { MAX_PDF_STREAM_BYTES } from '../../../src/core/web/convert/pdfText';
+import { flateBomb, pdfDocument } from '../../helpers/pdfFixtures';
 import { builtConvertWorker } from '../../helpers/webFetchEnv';
 import { articlePage } from '../../helpers/webPages';
 
@@ -290,6 +291,26 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.deepEqual(await pdfOf(pdfDocument([[], []])), { kind: 'pdf', pdf: { status: 'no-text', pageCount: 2 } });
       const junk = await pdfOf(Buffer.from('%PDF-1.7\nthis is not a PDF at all'));
       assert.equal(junk?.kind === 'pdf' && junk.pdf.status, 'invalid');
+    });
+
+    it('reads no page stream past its decode limit: a page that inflates to 80 MiB is reported unread, the others are read (issue 11 review: 1.76 GB)', async () => {
+      // The input that broke it, scaled down: a content stream of a few kB that inflates past MAX_PDF_STREAM_BYTES
+      // (the bench measures the process's peak on an 800 MiB one).
+      const bomb = await flateBomb('BOMBTEXT', MAX_PDF_STREAM_BYTES + 16 * 1024 * 1024);
+      const pdf = pdfDocument([['BOMBTEXT'], ['Page two is ordinary text.']], { compressedFirstPage: bomb });
+      assert.ok(pdf.length < 200_000, `${pdf.length} bytes`);
+      const pool = poolOf(builtConvertWorker(), 1);
+      const result = await pool.render({ ...request(''), bytes: pdf, contentType: 'application/pdf', kind: 'pdf' }, 120_000, never);
+      assert.equal(result.page?.kind, 'pdf');
+      const read = result.page?.kind === 'pdf' ? result.page.pdf : undefined;
+      assert.equal(read?.status, 'text');
+      if (read?.status !== 'text') return;
+      assert.deepEqual([read.text, read.pagesRead, read.unreadPages.map((p) => p.page)], [
+        '--- Page 1 of 2 ---\n\n(The text of this page could not be read: a stream on this page decodes to more than 64 MiB, more than Scout reads from one stream.)\n\n--- Page 2 of 2 ---\n\nPage two is ordinary text.',
+        2,
+        [1],
+      ]);
+      assert.match(read.unreadPages[0]!.error, /decodes to more than 64 MiB/);
     });
 
     it('stops reading pages at its deadline, keeping what it read (controlled budget: a deadline already past)', async () => {
