@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { ConvertWorkerPool, MAX_CONVERT_WORKERS, SMALL_REQUEST_BYTES, type RenderResult } from '../../../src/core/web/convert/workerPool';
 import type { ConvertedMessage, RenderMessage, RenderRequest } from '../../../src/core/web/convert/render';
@@ -231,6 +231,21 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.deepEqual([pool.size, pool.queued], [2, 2]);
       busy.abort();
       await Promise.all(calls.map((c) => assert.rejects(c, { code: 'WEB_ABORTED' })));
+    });
+
+    it('resolves dispose() in a process that has nothing else to wait for (idle processes are unreferenced)', async () => {
+      // The input that broke it: the bench's last `await pool.dispose()`, after which its process ended silently.
+      const script = [
+        `const { ConvertWorkerPool } = require(${JSON.stringify(path.resolve(__dirname, '../../../src/core/web/convert/workerPool'))});`,
+        `const pool = new ConvertWorkerPool(${JSON.stringify(builtConvertWorker())});`,
+        "pool.render({ bytes: Buffer.from('<p>x</p>'), contentType: 'text/html', kind: 'html', sniffMarkup: true, url: 'https://example.com/', rawChars: 100, extractMainContent: false }, 30000, new AbortController().signal)",
+        "  .then(() => pool.dispose()).then(() => process.stdout.write('disposed, ' + pool.size + ' processes left'));",
+      ].join('\n');
+      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      assert.deepEqual([code, out], [0, 'disposed, 0 processes left']);
     });
 
     it('keeps one reused worker answering many sequential requests', async () => {

@@ -280,11 +280,20 @@ export class ConvertWorkerPool {
     });
   }
 
-  /** Stops the idle processes; running requests finish (or time out) as usual. */
+  /**
+   * Stops the idle processes and resolves once they have exited; running requests finish (or time out) as
+   * usual. Each is referenced again first: an idle process does not keep the event loop alive, so without that
+   * a caller with nothing else running would end before the exit it awaits (the bench ended silently here).
+   */
   async dispose(): Promise<void> {
     const idle = this.idle.splice(0);
     for (const { timer } of idle) clearTimeout(timer);
-    await Promise.all(idle.map(({ worker }) => stopped(worker)));
+    await Promise.all(
+      idle.map(({ worker }) => {
+        setReferenced(worker, true);
+        return stopped(worker);
+      }),
+    );
   }
 
   /**
