@@ -98,6 +98,16 @@ describe('web/convert htmlToMarkdown', () => {
     assert.ok(md(html).startsWith('- [x] Ship the parser\n- [ ] Write the docs\n'));
   });
 
+  it('heads the page with its title once: not again above a heading that already says it (escapes, case, site name)', () => {
+    // The inputs that broke it: `# snake_case releases` above `## snake\_case releases`, and
+    // `# Release notes | Acme Docs` above `## Release notes`.
+    const items = `<ul>${Array.from({ length: 5 }, (_, i) => `<li><a href="/r/${i}">release ${i}</a> fixes the parser</li>`).join('')}</ul>`;
+    const page = (title: string, heading: string): string => `<html><head><title>${title}</title></head><body><main><h2>${heading}</h2>${items}</main></body></html>`;
+    assert.match(md(page('snake_case releases', 'snake_case releases')), /^## snake\\_case releases\n\n- \[release 0\]/);
+    assert.match(md(page('Release notes | Acme Docs', 'Release Notes')), /^## Release Notes\n\n- \[release 0\]/);
+    assert.match(md(page('Acme Docs', 'Release notes')), /^# Acme Docs\n\n## Release notes\n\n/);
+  });
+
   it('drops script, style, noscript, template and hidden elements', () => {
     const html = '<body><script>alert("x")</script><style>p{}</style><noscript>Enable JS</noscript><template><p>tpl</p></template><p hidden>h</p><div aria-hidden="true">icon</div><p>kept</p></body>';
     assert.equal(md(html), 'kept');

@@ -60,9 +60,15 @@ export function documentBase(document: Document, pageUrl: string): string {
 /** Characters of script in a document before {@link prepareDocument} drops it, and whether it holds an app's state. */
 export interface ScriptWeight {
   readonly chars: number;
-  /** A script holds a single-page app's server-rendered state (`__NEXT_DATA__`, `__NUXT__`, `__INITIAL_STATE__`, …). */
+  /**
+   * A script holds a single-page app's server-rendered state (`__NEXT_DATA__`, `__NUXT__`, `__INITIAL_STATE__`,
+   * …), or the page is an app's shell: an element apps mount into ({@link APP_MOUNT}) and a script file.
+   */
   readonly appState: boolean;
 }
+
+/** Elements single-page apps render into: React's and Vue's `#root`/`#app`, Next.js, Gatsby, Nuxt, Angular. */
+const APP_MOUNT = '#root, #app, #__next, #___gatsby, #__nuxt, app-root, [ng-app], [data-reactroot]';
 
 const APP_STATE = /__NEXT_DATA__|__NUXT__|__NUXT_DATA__|__INITIAL_STATE__|__APOLLO_STATE__|__PRELOADED_STATE__|__remixContext|__sveltekit|ng-state|__GATSBY|self\.__next_f/;
 
@@ -80,6 +86,7 @@ export function prepareDocument(document: Document, base: string, extractMainCon
     chars += text.length;
     appState ||= APP_STATE.test(script.getAttribute('id') ?? '') || APP_STATE.test(text.slice(0, 200));
   }
+  appState ||= document.querySelector('script[src]') !== null && document.querySelector(APP_MOUNT) !== null;
   const strayTitle = document.head.querySelector('title') ? undefined : document.body.querySelector('title')?.textContent;
   for (const el of Array.from(document.body.querySelectorAll(DROPPED))) el.remove();
   if (extractMainContent) removeBanners(document);

@@ -176,11 +176,18 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
 }
 
 /**
- * `markdown` headed by `# title`, unless the title is empty, its text already opens the Markdown, or the
- * Markdown has a level-1 heading of its own near its start (one page, one title: no second `#` heading).
+ * `markdown` headed by `# title`, unless the title is empty, its text already opens the Markdown, the
+ * Markdown has a level-1 heading of its own near its start (one page, one title: no second `#` heading), or
+ * its first heading is most of the title, without the site's name (`## Cutting latency` under the title
+ * `Cutting latency | Acme`). Text is compared as whole words, without Markdown's backslash escapes and case.
  */
 function withTitle(markdown: string, title: string): string {
   const opening = markdown.slice(0, 2000);
-  if (title === '' || opening.includes(title) || /^# /m.test(opening)) return markdown;
+  if (title === '' || /^# /m.test(opening)) return markdown;
+  const plain = (text: string): string => normaliseSpace(text.replace(/\\([!-/:-@[-`{-~])/g, '$1')).toLowerCase();
+  const wanted = plain(title);
+  const heading = /^#{2,6} (.+)$/m.exec(opening)?.[1];
+  const inOpening = new RegExp(`(?<![\\p{L}\\p{N}])${wanted.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'u').test(plain(opening));
+  if (inOpening || (heading !== undefined && plain(heading).length * 2 >= wanted.length && wanted.includes(plain(heading)))) return markdown;
   return `# ${title}\n\n${markdown}`.trim();
 }

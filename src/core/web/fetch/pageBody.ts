@@ -105,7 +105,7 @@ function contentNotes(c: Extract<Conversion, { mode: 'markdown' }>, budget: stri
     }
   }
   if (c.scriptBuilt) {
-    notes.push(`the page is built by JavaScript: its HTML holds only ${c.pageChars} characters of text but a large script, which Scout does not run, so its content is not in this text. Look for an API, a feed, or a version of the page that does not need JavaScript.`);
+    notes.push(`the page needs JavaScript: its HTML holds only ${c.pageChars} characters of text, and its scripts, which Scout does not run, build the rest, so its content is not in this text. Look for an API, a feed, or a version of the page that does not need JavaScript.`);
   }
   return notes;
 }
