@@ -156,6 +156,26 @@ describe('web/convert main content (issue 11)', () => {
       for (const gone of ['Recent stories', 'Privacy policy']) assert.ok(!result.markdown.includes(gone), gone);
     });
 
+    it('keeps a data table that stands between two parts of a post, which Readability dropped (issue 11 review)', () => {
+      // The input that broke it: a pricing table beside the post's text blocks, not inside one; Readability
+      // scores paragraphs, so the table (holding none) was left out as if it were a sidebar.
+      const block = (cls: string, from: number, count: number): string =>
+        `<div class="${cls}">${Array.from({ length: count }, (_, i) => `<p>Paragraph ${from + i}: ${textOf(260, `plan ${from + i}`)}</p>`).join('')}</div>`;
+      const rows = Array.from({ length: 12 }, (_, i) => `<tr><td>Plan ${i}</td><td>${(i + 1) * 10} GB</td><td>$${i * 5}/month</td></tr>`).join('');
+      const table = `<table class="pricing"><thead><tr><th>Plan</th><th>Storage</th><th>Price</th></tr></thead><tbody>${rows}</tbody></table>`;
+      const html = `<html><head><title>Plans compared</title></head><body>${siteHeader}<div id="main"><h1>Plans compared</h1>${block('post-body', 0, 6)}${table}${block('post-body-2', 6, 3)}</div>${siteFooter}</body></html>`;
+      const result = extract(html);
+      assert.equal(result.articleRefused, 'table');
+      assert.ok(result.markdown.includes('| Plan | Storage | Price |\n| --- | --- | --- |\n| Plan 0 | 10 GB | $0/month |'), result.markdown.slice(0, 2000));
+      assert.ok(result.markdown.includes('| Plan 11 | 120 GB | $55/month |'));
+      assert.equal((result.markdown.match(/Paragraph \d:/g) ?? []).length, 9);
+      for (const gone of ['Topic menu 3', 'Privacy policy']) assert.ok(!result.markdown.includes(gone), gone);
+      // A table in a sidebar, beside no text of the post, stays out.
+      const sidebar = `<html><head><title>Plans compared</title></head><body>${siteHeader}<div id="main"><h1>Plans compared</h1>${block('post-body', 0, 9)}</div><div class="widget-area"><h3>Popular plans this week</h3>${table}</div>${siteFooter}</body></html>`;
+      const withSidebar = extract(sidebar);
+      assert.deepEqual([withSidebar.content, withSidebar.markdown.includes('Plan 11')], ['readability', false]);
+    });
+
     it('still shows only the post of a blog whose marked post has a long comment thread, and says how much the comments held', () => {
       const page = corpusPage('blog', 2, { paragraphs: [textOf(512, 'workshop')], comments: 120 });
       const result = extract(page.html);

@@ -1,4 +1,5 @@
 import { Readability } from '@mozilla/readability';
+import { isLayoutTable } from './tables';
 
 /**
  * Which part of a page was converted:
@@ -133,6 +134,14 @@ export interface PageProfile {
   readonly markedPost: boolean;
   /** Class values on at least {@link MIN_LISTING_ITEMS} elements outside navigation, and those elements. */
   readonly repeated: ReadonlyMap<string, readonly Element[]>;
+  /** The data tables outside navigation (see `isLayoutTable`), each with the start of its text and of the text around it. */
+  readonly tables: readonly PageTable[];
+}
+
+/** A data table of the page: the start of its text, and of the text of the elements beside it (see {@link tableBeside}). */
+export interface PageTable {
+  readonly start: string;
+  readonly beside: readonly string[];
 }
 
 /** Class and id words of comment threads. */
@@ -160,6 +169,7 @@ export function profilePage(document: Document): PageProfile {
   let commentChars = 0;
   let markedPost = body.querySelector('article') !== null;
   const classes = new Map<string, Element[]>();
+  const tables: PageTable[] = [];
   const stack: Element[] = [body];
   while (stack.length > 0) {
     const el = stack.pop()!;
@@ -169,6 +179,10 @@ export function profilePage(document: Document): PageProfile {
       continue;
     }
     markedPost ||= ownNames(el).some((n) => POST_NAMES.test(n));
+    if (el.nodeName === 'TABLE' && tables.length < MAX_PROFILED_TABLES && !isLayoutTable(el)) {
+      const table = tableBeside(el);
+      if (table) tables.push(table);
+    }
     const key = classKey(el);
     if (key !== '') {
       const list = classes.get(key);
@@ -179,7 +193,43 @@ export function profilePage(document: Document): PageProfile {
   }
   const repeated = new Map<string, Element[]>();
   for (const [key, elements] of classes) if (elements.length >= MIN_LISTING_ITEMS) repeated.set(key, elements);
-  return { contentChars: contentTextLength(body), commentChars, markedPost, repeated };
+  return { contentChars: contentTextLength(body), commentChars, markedPost, repeated, tables };
+}
+
+/** Data tables a page profile records at most (a page of thousands of small tables needs no more to be judged). */
+const MAX_PROFILED_TABLES = 200;
+
+/** Characters from the start of a text that are compared (a listing item's, a table's, a paragraph's). */
+const PROBE_CHARS = 80;
+
+/**
+ * A data table and the text beside it: the start of the text of its previous and next element siblings, or,
+ * when those hold little text (a table alone in its wrapper), of its wrapper's, up to three levels up.
+ * Undefined for a table with less than {@link MIN_LISTING_ITEM_CHARS} characters of text.
+ */
+function tableBeside(table: Element): PageTable | undefined {
+  const start = textStart(table);
+  if (start.length < MIN_LISTING_ITEM_CHARS) return undefined;
+  const beside: string[] = [];
+  for (let el: Element | null = table, level = 0; el && el.nodeName !== 'BODY' && beside.length === 0 && level < 3; el = el.parentElement, level++) {
+    for (const sibling of [el.previousElementSibling, el.nextElementSibling]) {
+      const text = sibling ? textStart(sibling) : '';
+      if (text.length >= MIN_LISTING_ITEM_CHARS) beside.push(text);
+    }
+  }
+  return { start, beside };
+}
+
+/** The first {@link PROBE_CHARS} characters of the text under `root`, whitespace collapsed, read no further than needed. */
+function textStart(root: Element): string {
+  let text = '';
+  const stack: Node[] = [root];
+  while (stack.length > 0 && text.length < PROBE_CHARS * 2) {
+    const node = stack.pop()!;
+    if (node.nodeType === 3) text += node.textContent ?? '';
+    else if (node.nodeType === 1) for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
+  }
+  return normaliseSpace(text).slice(0, PROBE_CHARS);
 }
 
 /** An element's class list, sorted, as one key ('' without classes). */
@@ -191,9 +241,10 @@ function classKey(el: Element): string {
 /**
  * Why Readability's article was not used: `none` (it found none, or {@link keepsArticle} refused it),
  * `listing` (it kept only some items of the page's listing, see {@link dropsListingItems}), `discussion` (the
- * page is a discussion whose comments it dropped, see {@link DISCUSSION_COMMENT_RATIO}).
+ * page is a discussion whose comments it dropped, see {@link DISCUSSION_COMMENT_RATIO}), `table` (it left out
+ * a data table that stood between or beside parts of it, see {@link dropsTableBeside}).
  */
-export type ArticleRefusal = 'none' | 'listing' | 'discussion';
+export type ArticleRefusal = 'none' | 'listing' | 'discussion' | 'table';
 
 /**
  * Runs Readability on `document` (which it rearranges) and returns its article, without the navigation in it,
@@ -207,6 +258,7 @@ export function readabilityArticle(document: Document, page: PageProfile): MainC
   const articleChars = textLength(root);
   if (!keepsArticle(articleChars, articleChars - textLength(root, isChrome), page.contentChars)) return 'none';
   if (dropsListingItems(root, articleChars, page)) return 'listing';
+  if (dropsTableBeside(root, page)) return 'table';
   if (!page.markedPost && page.commentChars >= DISCUSSION_COMMENT_RATIO * articleChars) return 'discussion';
   removeWhere(root, isNavigation);
   return { root, source: 'readability', title: normaliseSpace(article.title ?? ''), contentChars: textLength(root) };
@@ -243,7 +295,7 @@ function dropsListingItems(root: Element, articleChars: number, page: PageProfil
     const items = page.repeated.get(key)!;
     articleText ??= normaliseSpace(root.textContent ?? '');
     const missing = items.filter((el) => {
-      const start = normaliseSpace(el.textContent ?? '').slice(0, LISTING_ITEM_PROBE_CHARS);
+      const start = normaliseSpace(el.textContent ?? '').slice(0, PROBE_CHARS);
       return start.length >= MIN_LISTING_ITEM_CHARS && !articleText!.includes(start);
     });
     if (missing.length > 0) return true;
@@ -251,8 +303,16 @@ function dropsListingItems(root: Element, articleChars: number, page: PageProfil
   return false;
 }
 
-/** Characters from the start of a listing item's text looked for in the article. */
-const LISTING_ITEM_PROBE_CHARS = 80;
+/**
+ * True when Readability's article `root` left out a data table of the page that stood beside text it kept (a
+ * pricing table between two parts of a post: Readability scores paragraphs, so a table among them that holds
+ * none is dropped as if it were a sidebar). Compared by text, as {@link dropsListingItems} does.
+ */
+function dropsTableBeside(root: Element, page: PageProfile): boolean {
+  if (page.tables.length === 0) return false;
+  const articleText = normaliseSpace(root.textContent ?? '');
+  return page.tables.some((t) => !articleText.includes(t.start) && t.beside.some((text) => articleText.includes(text)));
+}
 
 /** Characters of text a listing item holds at least to count (a teaser's title and a sentence). */
 const MIN_LISTING_ITEM_CHARS = 50;

@@ -59,8 +59,8 @@ export type Conversion =
       readonly pageChars: number;
       readonly contentChars: number;
       readonly articleSearch: ArticleSearch;
-      /** Readability found an article but it was not used: it held only part of a listing, or left out a discussion's comments. */
-      readonly articleRefused?: 'listing' | 'discussion';
+      /** Readability found an article but it was not used: it held only part of a listing, left out a discussion's comments, or a table beside it. */
+      readonly articleRefused?: Exclude<ArticleRefusal, 'none'>;
       /** Characters of comments left out with the rest of the page around Readability's article (0 when it was not used). */
       readonly commentChars: number;
       readonly segments?: Segments;
@@ -166,7 +166,7 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
       pageChars,
       contentChars: content.contentChars,
       articleSearch,
-      ...(refusal === 'listing' || refusal === 'discussion' ? { articleRefused: refusal } : {}),
+      ...(refusal !== undefined && refusal !== 'none' ? { articleRefused: refusal } : {}),
       commentChars,
       scriptBuilt,
     };

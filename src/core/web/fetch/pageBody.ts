@@ -83,6 +83,7 @@ function contentNotes(c: Extract<Conversion, { mode: 'markdown' }>, budget: stri
     if (c.articleSearch === 'no-time') why = `the page is too large to look for its article within ${budget}`;
     else if (c.articleRefused === 'listing') why = 'the page is a listing, and the article found in it held only some of its items';
     else if (c.articleRefused === 'discussion') why = 'the page is a discussion whose comments hold most of its text';
+    else if (c.articleRefused === 'table') why = 'the article found in the page left out a table that stands within it';
     switch (c.content) {
       case 'readability': {
         if (leftOut < MIN_LEFT_OUT_CHARS) break;
