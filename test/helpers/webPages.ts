@@ -113,3 +113,17 @@ ${articleBody(rand, articleChars, true)}</article></main>`;
 <script src="/analytics.js"></script></body></html>`;
   return { html, articleChars };
 }
+
+/**
+ * The dense pages of the issue 11 review, each about `bytes` long (5 MiB there): `<p><a>…</a> and <b>…</b></p>`
+ * repeated inside `<main>` (a node and a link every few bytes), and one table of three-cell rows.
+ */
+export function densePages(bytes = 5 * 1024 * 1024): { name: string; html: string }[] {
+  const fill = (open: string, unit: string, close: string): string => open + unit.repeat(Math.floor((bytes - open.length - close.length) / unit.length)) + close;
+  const size = `${bytes / (1024 * 1024)} MiB`;
+  return [
+    { name: `${size} of dense links`, html: fill('<html><body><main>', '<p><a href="/x/1">word</a> and <b>bold</b></p>', '</main></body></html>') },
+    { name: `${size} single table`, html: fill('<html><body><h1>T</h1><table><tr><th>a</th><th>b</th><th>c</th></tr>', '<tr><td>cell</td><td>1234</td><td>x y z</td></tr>', '</table></body></html>') },
+  ];
+}
+

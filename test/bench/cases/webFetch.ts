@@ -1,13 +1,16 @@
-import { spawn } from 'node:child_process';
+import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { ConvertWorkerPool } from '../../../src/core/web/convert/workerPool';
+import type { RenderMessage, RenderRequest } from '../../../src/core/web/convert/render';
+import { ConvertWorkerPool, CONVERT_HEAP_LIMIT_MB } from '../../../src/core/web/convert/workerPool';
 import { htmlToMarkdown } from '../../../src/core/web/convert/markdown';
 import { createWebFetchTool } from '../../../src/core/web/fetch/tool';
 import { startLoopbackServer } from '../../helpers/loopbackServer';
 import { memorySpill } from '../../helpers/searchEnv';
 import { corpusPage } from '../../helpers/webCorpus';
 import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../helpers/webFetchEnv';
-import { articlePage } from '../../helpers/webPages';
+import { flateBomb, pdfDocument } from '../../helpers/pdfFixtures';
+import { articlePage, densePages } from '../../helpers/webPages';
 import { MiB, summarize, type Stats } from '../measure';
 
 /**
@@ -25,9 +28,12 @@ import { MiB, summarize, type Stats } from '../measure';
  *   call on this (the calling) thread; the maximum over all calls of the page. This is what the extension
  *   host would feel. `idleStallMs` is the same measure with nothing running, the machine's noise floor;
  *   `mainThreadBusyMs` (event-loop utilisation) is the calling thread's own work, which load does not inflate.
- * - **Worker peak RSS** (5 MiB page): a fresh `node` process that does nothing but start dist/convertWorker.js
- *   and have it convert the page, so its peak RSS (`process.resourceUsage().maxRSS`) is the worker's plus a
- *   bare Node main thread (`baseRssMiB`, measured before the worker starts).
+ * - **Conversion process peak RSS**: dist/convertWorker.js forked as the pool forks it (same heap limit and
+ *   serialization), given one body; its `VmHWM` from `/proc/<pid>/status` once it has answered (Linux), and
+ *   before the body is sent (`baseRssMiB`). For the 5 MiB article page, the review's dense pages (5 MiB of
+ *   links, a 5 MiB single table) and a PDF whose content stream inflates to 800 MB.
+ * - **Parallel calls**: 14 concurrent web_fetch calls of a 20 KB page (wall time, longest stall), and three
+ *   20 KB pages fetched while a 1 MiB table converts (each one's time and format: they must not wait for it).
  * - **Token saving of main-content extraction**: Markdown characters with `extractMainContent` on and off
  *   for three generated article pages; tokens are estimated as characters / 4.
  */
@@ -38,8 +44,20 @@ export interface WebFetchBench {
    */
   readonly idleStallMs: number;
   readonly pages: readonly PageFigures[];
-  readonly workerMemory: { readonly page: string; readonly baseRssMiB: number; readonly peakRssMiB: number; readonly conversionMs: number; readonly format: string };
+  readonly memory: readonly ProcessPeak[];
+  readonly concurrent: { readonly calls: number; readonly wallMs: number; readonly maxStallMs: number };
+  readonly besideHeavy: { readonly heavyMs: number; readonly heavyFormat: string; readonly smallMs: readonly number[]; readonly smallFormats: readonly string[] };
   readonly extraction: readonly ExtractionFigures[];
+}
+
+/** One conversion process's memory for one body (see {@link WebFetchBench}). */
+export interface ProcessPeak {
+  readonly page: string;
+  readonly baseRssMiB: number;
+  readonly peakRssMiB: number;
+  readonly conversionMs: number;
+  /** What came back: the conversion mode (and parts), or the PDF's status. */
+  readonly outcome: string;
 }
 
 export interface PageFigures {
@@ -152,7 +170,14 @@ export async function benchWebFetch(options: { runs?: number } = {}): Promise<We
   }
 
   const largest = pages.at(-1)!;
-  const workerMemory = { page: largest.name, ...(await workerPeakRss(worker, bodies.get(`/page${pages.length - 1}`)!, config.webFetch.conversionTimeoutMs)) };
+  const memory: ProcessPeak[] = [];
+  const html = (name: string, text: string) => ({ name, body: Buffer.from(text, 'utf8'), kind: 'html' as const });
+  const bomb = pdfDocument([['BOMBTEXT']], { compressedFirstPage: await flateBomb('BOMBTEXT', 800 * MiB) });
+  for (const probe of [html(largest.name, largest.html), ...densePages().map((p) => html(p.name, p.html)), { name: `PDF of ${(bomb.length / MiB).toFixed(1)} MiB whose content stream inflates to 800 MiB`, body: bomb, kind: 'pdf' as const }]) {
+    memory.push({ page: probe.name, ...(await processPeak(worker, probe.body, probe.kind, config.webFetch.conversionTimeoutMs)) });
+  }
+  const concurrent = await concurrentCalls(tool, config);
+  const besideHeavy = await smallBesideHeavy(tool, config);
 
   const extraction = [
     { page: 'news article, 15 kB', html: articlePage(15_000, 31, 'City council approves new transit budget').html },
@@ -168,38 +193,79 @@ export async function benchWebFetch(options: { runs?: number } = {}): Promise<We
     return { page, wholeTokens: whole, extractedTokens: extracted, savedPercent: round((1 - extracted / whole) * 100) };
   });
 
-  return { idleStallMs: round(idle.max / 1e6), pages: figures, workerMemory, extraction };
+  return { idleStallMs: round(idle.max / 1e6), pages: figures, memory, concurrent, besideHeavy, extraction };
 }
 
 /**
- * Converts `body` in dist/convertWorker.js started by a fresh, otherwise idle `node` process, and gives that
- * process's RSS before the worker starts and its peak, in MiB (see {@link WebFetchBench}).
+ * Converts `body` in dist/convertWorker.js forked as the pool forks it, and gives that process's peak RSS
+ * before the body is sent and once it has answered, in MiB (`VmHWM`; see {@link WebFetchBench}).
  */
-async function workerPeakRss(workerScript: string, body: Buffer, budgetMs: number): Promise<{ baseRssMiB: number; peakRssMiB: number; conversionMs: number; format: string }> {
-  const script = `
-    const { Worker } = require('node:worker_threads');
-    const chunks = [];
-    process.stdin.on('data', (c) => chunks.push(c)).on('end', () => {
-      const body = Buffer.concat(chunks);
-      const base = process.resourceUsage().maxRSS;
-      const worker = new Worker(${JSON.stringify(workerScript)}, { resourceLimits: { maxOldGenerationSizeMb: 512 } });
-      const start = performance.now();
-      worker.on('message', (m) => {
-        if (m.type !== 'converted') return;
-        const ms = performance.now() - start;
-        const format = m.page.kind === 'html' ? m.page.conversion.mode : m.page.kind;
-        process.stdout.write(JSON.stringify({ base, peak: process.resourceUsage().maxRSS, ms, format }));
-        worker.terminate();
+async function processPeak(workerScript: string, body: Buffer, kind: 'html' | 'pdf', budgetMs: number): Promise<Omit<ProcessPeak, 'page'>> {
+  const child = fork(workerScript, [], { execArgv: [`--max-old-space-size=${CONVERT_HEAP_LIMIT_MB}`], serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const hwm = (): number => Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  try {
+    return await new Promise((resolve, reject) => {
+      let base = 0;
+      let start = 0;
+      child.on('message', (m: RenderMessage | { type: 'ready' }) => {
+        if (m.type === 'ready') {
+          base = hwm();
+          start = performance.now();
+          const request: RenderRequest = { bytes: body, contentType: kind === 'pdf' ? 'application/pdf' : 'text/html; charset=utf-8', kind, sniffMarkup: kind === 'html', url: 'https://example.com/', rawChars: 200_000, extractMainContent: true, deadline: Date.now() + budgetMs };
+          child.send(request as never);
+        } else if (m.type === 'converted') {
+          const page = m.page;
+          let outcome: string = page.kind;
+          if (page.kind === 'html') outcome = page.conversion.mode === 'markdown' && page.conversion.segments ? `markdown in ${page.conversion.segments.converted} of ${page.conversion.segments.count} parts` : page.conversion.mode;
+          if (page.kind === 'pdf') outcome = page.pdf.status === 'text' && page.pdf.unreadPages.length > 0 ? `pdf text, ${page.pdf.unreadPages.length} page unread (stream limit)` : `pdf ${page.pdf.status}`;
+          resolve({ baseRssMiB: round(base), peakRssMiB: round(hwm()), conversionMs: round(performance.now() - start), outcome });
+        }
       });
-      worker.postMessage({ bytes: new Uint8Array(body), contentType: 'text/html; charset=utf-8', kind: 'html', sniffMarkup: true, url: 'https://example.com/', rawChars: 200000, extractMainContent: true, deadline: Date.now() + ${budgetMs} });
-    });`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  child.stdin.end(body);
-  await new Promise<void>((resolve, reject) => child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`the memory probe exited with ${code}`)))));
-  const r = JSON.parse(out) as { base: number; peak: number; ms: number; format: string };
-  return { baseRssMiB: round((r.base * 1024) / MiB), peakRssMiB: round((r.peak * 1024) / MiB), conversionMs: round(r.ms), format: r.format };
+      child.on('exit', (code, signal) => reject(new Error(`the conversion process exited (${code ?? signal})`)));
+    });
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+/** 14 web_fetch calls of a 20 KB page at once: wall time and the calling thread's longest event-loop stall. */
+async function concurrentCalls(tool: ReturnType<typeof createWebFetchTool>, config: ReturnType<typeof webFetchConfig>): Promise<WebFetchBench['concurrent']> {
+  const page = articlePage(20_000, 10).html;
+  const server = await startLoopbackServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page));
+  try {
+    const url = server.url('/article');
+    const delay = monitorEventLoopDelay({ resolution: 1 });
+    delay.enable();
+    const start = performance.now();
+    await Promise.all(Array.from({ length: 14 }, () => tool.run(tool.parse({ url }, config), webToolEnv(config))));
+    const wallMs = performance.now() - start;
+    delay.disable();
+    return { calls: 14, wallMs: round(wallMs), maxStallMs: round(delay.max / 1e6) };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Three 20 KB pages fetched while a 1 MiB table converts: how long each took, and what it gave. */
+async function smallBesideHeavy(tool: ReturnType<typeof createWebFetchTool>, config: ReturnType<typeof webFetchConfig>): Promise<WebFetchBench['besideHeavy']> {
+  let table = '<html><body><h1>T</h1><table><tr><th>a</th><th>b</th><th>c</th></tr>';
+  while (table.length < MiB) table += '<tr><td>cell</td><td>1234</td><td>x y z</td></tr>';
+  const bodies: Record<string, string> = { '/heavy': `${table}</table></body></html>`, '/a': articlePage(20_000, 41).html, '/b': articlePage(20_000, 42).html, '/c': articlePage(20_000, 43).html };
+  const server = await startLoopbackServer((req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(bodies[req.url ?? '']));
+  try {
+    const timed = async (path: string): Promise<{ ms: number; format: string }> => {
+      const start = performance.now();
+      const out = await tool.run(tool.parse({ url: server.url(path) }, config), webToolEnv(config));
+      return { ms: round(performance.now() - start), format: out.value.format };
+    };
+    const heavy = timed('/heavy');
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the heavy page is converting
+    const small = await Promise.all(['/a', '/b', '/c'].map(timed));
+    const h = await heavy;
+    return { heavyMs: h.ms, heavyFormat: h.format, smallMs: small.map((s) => s.ms), smallFormats: small.map((s) => s.format) };
+  } finally {
+    await server.close();
+  }
 }
 
 function roundStats(s: Stats): Stats {

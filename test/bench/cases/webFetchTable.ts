@@ -35,13 +35,20 @@ export async function webFetchCase(ctx: CaseContext): Promise<CaseResult> {
     { label: `${p.name}: web_fetch call, warm`, wallMs: p.callMs },
     { label: `${p.name}: conversion alone (worker)`, wallMs: p.conversionMs },
   ]);
-  sides.push({ label: `${r.workerMemory.page}: worker process, peak`, peakRssMiB: { n: 1, median: r.workerMemory.peakRssMiB, min: r.workerMemory.peakRssMiB, max: r.workerMemory.peakRssMiB } });
+  for (const m of r.memory) sides.push({ label: `${m.page}: conversion process, peak`, peakRssMiB: { n: 1, median: m.peakRssMiB, min: m.peakRssMiB, max: m.peakRssMiB } });
   const checks: Check[] = [
     ...r.pages.map((p) => ({ what: `${p.name}: longest event-loop stall`, measured: p.maxStallMs, limit: 20, unit: 'ms', strict: true, met: p.maxStallMs < 20 })),
     { what: `${small.name}: conversion, median`, measured: small.conversionMs.median, limit: 300, unit: 'ms', strict: true, met: small.conversionMs.median < 300 },
     { what: `${medium.name}: conversion, median`, measured: medium.conversionMs.median, limit: 1000, unit: 'ms', strict: true, met: medium.conversionMs.median < 1000 },
     { what: `${large.name}: conversion, slowest`, measured: large.conversionMs.max, limit: budgetMs, unit: 'ms', met: large.conversionMs.max <= budgetMs },
-    { what: `${large.name}: worker peak RSS`, measured: r.workerMemory.peakRssMiB, limit: 600, unit: 'MiB', strict: true, met: r.workerMemory.peakRssMiB < 600 },
+    ...r.memory.map((m) => ({ what: `${m.page}: conversion process peak RSS (${m.outcome})`, measured: m.peakRssMiB, limit: 600, unit: 'MiB', strict: true, met: m.peakRssMiB < 600 })),
+    {
+      what: `small pages fetched while a 1 MiB table converts that were not converted (of ${r.besideHeavy.smallFormats.length})`,
+      measured: r.besideHeavy.smallFormats.filter((f) => f !== 'markdown').length,
+      limit: 0,
+      unit: 'pages',
+      met: r.besideHeavy.smallFormats.every((f) => f === 'markdown'),
+    },
     { what: `generated corpus (${a.pages} pages): 1 − mean word F1`, measured: round(1 - a.meanF1, 4), limit: round(1 - MIN_MEAN_F1, 4), unit: '', met: a.meanF1 >= MIN_MEAN_F1 },
     { what: 'generated corpus: pages that lost their article (recall < 0.9)', measured: a.lostArticles.length, limit: 0, unit: 'pages', met: a.lostArticles.length === 0 },
   ];
@@ -54,12 +61,14 @@ export async function webFetchCase(ctx: CaseContext): Promise<CaseResult> {
           `${p.name}: ${p.htmlChars.toLocaleString('en-US')} chars of HTML → ${p.outputChars.toLocaleString('en-US')} chars of ${p.format}${p.truncated ? ` (cut; ${p.spilledChars.toLocaleString('en-US')} chars saved whole)` : ''}, first call ${p.coldMs} ms, calling thread busy ${p.mainThreadBusyMs} ms per warm call, longest stall around the conversion alone ${p.conversionStallMs} ms`,
       ),
       `${ctx.runs} warm calls per page; idle event-loop noise floor ${r.idleStallMs} ms`,
+      `${r.concurrent.calls} concurrent calls of a 20 KB page: ${r.concurrent.wallMs} ms in all, longest event-loop stall ${r.concurrent.maxStallMs} ms`,
+      `three 20 KB pages fetched while a 1 MiB table converts (${r.besideHeavy.heavyMs} ms, ${r.besideHeavy.heavyFormat}): ${r.besideHeavy.smallMs.join(' / ')} ms, ${r.besideHeavy.smallFormats.join(', ')}`,
       `generated corpus: ${a.pages} pages, mean word F1 ${a.meanF1} (precision ${a.meanPrecision}, recall ${a.meanRecall}); ${a.largePages} pages over 200,000 chars: ${a.largeMeanF1}; worst ${a.worst.name}: F1 ${a.worst.f1} (precision ${a.worst.precision}, recall ${a.worst.recall}, content ${a.worst.content})`,
     ],
     sides,
     checks,
     notes: [
-      `Worker peak RSS: a fresh node process that only runs dist/convertWorker.js on the ${r.workerMemory.page} (${r.workerMemory.conversionMs} ms, ${r.workerMemory.format}); ${r.workerMemory.baseRssMiB} MiB of it is the bare main thread.`,
+      `Conversion process peak RSS: dist/convertWorker.js forked as the pool forks it, one body each (${r.memory.map((m) => `${m.page}: ${m.conversionMs} ms, base ${m.baseRssMiB} MiB`).join('; ')}).`,
       `The seed's approach (source cut at 200,000 chars, then converted) scores a mean word F1 of ${a.sourceCutF1} on the same corpus, ${a.largeSourceCutF1} on its pages over 200,000 chars.`,
       a.lostArticles.length ? `Pages that lost their article: ${a.lostArticles.join('; ')}.` : 'No page lost its article.',
       `Main-content extraction saves ${r.extraction.map((e) => `${e.savedPercent}% of ~${e.wholeTokens.toLocaleString('en-US')} tokens (${e.page})`).join(', ')}.`,
