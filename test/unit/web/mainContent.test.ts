@@ -176,6 +176,18 @@ describe('web/convert main content (issue 11)', () => {
       assert.deepEqual([withSidebar.content, withSidebar.markdown.includes('Plan 11')], ['readability', false]);
     });
 
+    it('keeps the rows of a table Readability appended to the article as a <div> (issue 11 review: every row was lost)', () => {
+      // Readability appends a sibling that shares the article's class, renaming a <table> to <div>: its rows
+      // then hang under a <div>, which the table rules must still render as a table.
+      const block = (from: number, count: number): string => Array.from({ length: count }, (_, i) => `<p>Paragraph ${from + i}: ${textOf(260, `plan ${from + i}`)}</p>`).join('');
+      const rows = Array.from({ length: 12 }, (_, i) => `<tr><td>Plan ${i}, ${textOf(60, 'row')}</td><td>${(i + 1) * 10} GB</td><td>$${i * 5}/month</td></tr>`).join('');
+      const html = `<html><head><title>Plans</title></head><body>${siteHeader}<div id="main"><div class="post-body">${block(0, 6)}</div><table class="post-body"><thead><tr><th>Plan</th><th>Storage</th><th>Price</th></tr></thead><tbody>${rows}</tbody></table><div class="post-body">${block(6, 3)}</div></div>${siteFooter}</body></html>`;
+      const result = extract(html);
+      assert.equal(result.content, 'readability');
+      assert.ok(result.markdown.includes('| Plan | Storage | Price |\n| --- | --- | --- |\n| Plan 0, '), result.markdown.slice(0, 3000));
+      assert.equal((result.markdown.match(/^\| Plan \d+, .* \| \$\d+\/month \|$/gm) ?? []).length, 12);
+    });
+
     it('still shows only the post of a blog whose marked post has a long comment thread, and says how much the comments held', () => {
       const page = corpusPage('blog', 2, { paragraphs: [textOf(512, 'workshop')], comments: 120 });
       const result = extract(page.html);
