@@ -50,7 +50,7 @@ export interface RipgrepOutcome {
  *   advice that names rg flags replaced by advice in terms of the tool's arguments.
  */
 export function interpretExit(exit: RipgrepExit, args: PatternArguments): RipgrepOutcome {
-  const reading = readStderr(exit.stderr, exit.stderrTruncated);
+  const reading = readStderr(exit.stdoutCut ? withoutStopTraces(exit.stderr) : exit.stderr, exit.stderrTruncated);
   // A run stopped at the raw-output cap (`stdoutCut`) printed results; the caller says they are incomplete.
   const succeeded =
     exit.stdoutCut === true || exit.exitCode === 0 || exit.exitCode === 1 || (exit.exitCode === 2 && reading.other.length === 0 && (reading.problems.length > 0 || reading.problemsCut));
@@ -80,6 +80,18 @@ export function interpretExit(exit: RipgrepExit, args: PatternArguments): Ripgre
     'SEARCH_FAILED',
     `ripgrep failed (exit status ${exit.exitCode})${unknown ? `:\n${unknown}\n` : '. '}Try the search again; if it fails again, check scout.ripgrepPath or narrow path.`,
   );
+}
+
+/**
+ * rg's stderr without what stopping it at the raw-output cap leaves there: closing its stdout makes the write
+ * in progress fail, naming the file it was printing (`rg: <file>: Connection reset by peer (os error 104)`,
+ * as Node's stdout is a socket; or a broken pipe), and the signal can cut a message short (no final line
+ * feed). Neither is about a path rg could not read. The errors: EPIPE (32) and ECONNRESET (104 on Linux,
+ * 54 on macOS), and on Windows ERROR_BROKEN_PIPE (109), ERROR_NO_DATA (232) and WSAECONNRESET (10054).
+ */
+function withoutStopTraces(stderr: string): string {
+  const whole = stderr.endsWith('\n') ? stderr : stderr.slice(0, stderr.lastIndexOf('\n') + 1);
+  return whole.replace(/^rg: [^\n]*\(os error (?:32|54|104|109|232|10054)\)\n/gm, '');
 }
 
 /** True when `regex` ends with an odd run of backslashes: its last backslash escapes nothing. */

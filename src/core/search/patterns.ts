@@ -21,7 +21,9 @@ import { insideVcsMetadata, resolveSearchTarget } from './target';
  *   read in that folder, as `path` would be, unless the first folder has an entry of that name;
  * - a value naming an existing directory (`src`, `src/`, `./src`, `src/lib`, `[id]`) lists the files under it:
  *   it is read as `src/**`. Relative values are looked up under `path` first, then under the workspace folder;
- * - a value naming an existing file whose name holds glob syntax (`app/[id]/page.tsx`) is read literally;
+ * - a value naming an existing file whose name holds glob syntax (`app/[id]/page.tsx`) is read literally, and
+ *   so are the brackets of leading segments that name an existing folder (`app/[id]/*.tsx`: a Next.js route
+ *   folder, where rg would read `[id]` as a class matching "i" or "d");
  * - a leading `./` anchors the value at the workspace folder, like a leading `/` (`./package.json` is
  *   `/package.json`, not every package.json in the tree);
  * - a leading `#` is escaped (rg would take the glob for a comment and apply no filter).
@@ -216,24 +218,30 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
       if (directory !== undefined || file !== undefined) break;
     }
   }
+  // A glob whose leading segments name an existing folder once their [ ] are taken literally
+  // ("app/[id]/*.tsx", Next.js routes) means that folder, not a character class.
+  const literal = directory === undefined && file === undefined ? await literalBrackets(relative.anchored ? text.replace(/^\//, '') : text, target, !relative.anchored) : undefined;
   // "./x" anchors x at the workspace folder; with a "/" inside, rg anchors it anyway.
   const anchorDotSlash = dotSlash && text !== '' && !text.replace(/\/$/, '').includes('/');
   let glob: string;
   if (directory !== undefined) glob = directory === '' ? '**' : `${escapeGlobLiteral(directory)}/**`;
   else if (file !== undefined) glob = file.includes('/') ? escapeGlobLiteral(file) : `/${escapeGlobLiteral(file)}`;
+  else if (literal !== undefined) glob = literal.glob;
   else if (anchorDotSlash) glob = `/${text}`;
   else if (!relative.anchored) glob = text.startsWith('#') ? `\\${text}` : text;
   else if (!relative.absolute && relative.folderName === undefined) glob = argument.value;
   else glob = text.replace(/\/$/, '').includes('/') ? text : `/${text}`;
 
   const parsed = parseGlobArgument(argument, glob, directory?.split('/') ?? []);
-  const reading = directory !== undefined || file !== undefined ? 'name' : relative.anchored ? 'rooted' : 'glob';
+  const reading = directory !== undefined || file !== undefined || literal !== undefined ? 'name' : relative.anchored ? 'rooted' : 'glob';
   const shown = glob.startsWith('\\#') ? glob.slice(1) : glob;
   if (shown === argument.value) return { glob, parsed, reading };
   const subject = `${argument.name} ${quoteValue(argument.value)}`;
   let note: string;
   if (file !== undefined) {
     note = `[${subject} names a file, so it was read literally as ${quoteValue(glob)} (in a glob, [ ] { } and , have a meaning).]`;
+  } else if (literal !== undefined) {
+    note = `[${subject} starts with the folder ${quoteValue(literal.folder)}, so its brackets were read literally, as ${quoteValue(glob)} (in a glob, [ ] is a character class).]`;
   } else if (relative.folderName !== undefined) {
     const names = directory === undefined ? '' : directory === '' ? ', the whole folder' : ', a directory in it';
     note = `[${subject} starts with the name of workspace folder ${quoteValue(relative.folderName)}, so it was read in that folder as ${quoteValue(glob)}${names}.]`;
@@ -250,6 +258,32 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
     note = `[${subject} was read as ${quoteValue(glob)}.]`;
   }
   return { glob, parsed, note, reading };
+}
+
+/** Characters that make a path segment a glob other than by `[ ]`. */
+const OTHER_WILDCARDS = /[*?{}\\]/;
+
+/**
+ * `text` (workdir-relative) with its leading segments taken literally, when they hold `[` or `]`, have no other
+ * wildcard, are followed by more of the glob, and name an existing folder: under `path` first (when
+ * `underPath` and path is a folder below the workdir), else under the workdir. The longest such folder wins.
+ */
+async function literalBrackets(text: string, target: ResolvedTarget, underPath: boolean): Promise<{ glob: string; folder: string } | undefined> {
+  if (!/[[\]]/.test(text)) return undefined;
+  const segments = text.split('/');
+  let literal = 0;
+  while (literal < segments.length - 1 && segments[literal] !== '' && !OTHER_WILDCARDS.test(segments[literal]!)) literal++;
+  const bases = underPath && target.kind === 'directory' && target.relPath !== '.' ? [`${target.relPath}/`, ''] : [''];
+  for (let k = literal; k > 0; k--) {
+    const prefix = segments.slice(0, k);
+    if (!prefix.some((s) => /[[\]]/.test(s))) return undefined;
+    const rest = segments.slice(k).join('/');
+    for (const base of bases) {
+      const folder = `${base}${prefix.join('/')}`;
+      if ((await entryKind(target.workdir, folder)) === 'directory') return { glob: `${escapeGlobLiteral(folder)}/${rest === '' ? '**' : rest}`, folder };
+    }
+  }
+  return undefined;
 }
 
 /**

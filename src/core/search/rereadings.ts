@@ -5,20 +5,19 @@ import type { ToolEnv } from '../tool';
 import type { ResolvedTarget } from '../workspace/folders';
 import { Counter } from './explain';
 import { includeFilter } from './include';
-import { entryKind, parseGlobArgument, type GlobArgument, type ReadGlob } from './patterns';
+import { parseGlobArgument, type GlobArgument, type ReadGlob } from './patterns';
 
 /**
  * Further readings of a glob argument (glob's `pattern`, grep's `include`) that found nothing as read by
  * patterns.ts. Each fixes a way models write globs that rg reads otherwise; they are tried in this order only
  * after an empty result, so a glob that finds files keeps rg's meaning, and the first reading that finds
  * files is used, with a note:
- * 1. brackets taken literally: `app/[id]/*.tsx` when the folder `app/[id]` exists (Next.js route folders;
- *    rg reads `[id]` as a class matching "i" or "d");
- * 2. relative to `path`: a glob with "/" is matched from the workspace folder, so `lib/*.ts` with path `src`
+ * 1. relative to `path`: a glob with "/" is matched from the workspace folder, so `lib/*.ts` with path `src`
  *    is also tried as `src/lib/*.ts`;
- * 3. folders at any depth: a value whose last segment has no wildcard (`lib`, `workflows`, `nested/deep`,
+ * 2. folders at any depth: a value whose last segment has no wildcard (`lib`, `workflows`, `nested/deep`,
  *    `**\/src`), or that ends with "/" (`**\/src/`, `src/**\/`, `**\/`), names folders, and glob and include
  *    select files: it is read as the files under them (`**\/lib/**`).
+ * (Brackets of an existing folder, `app/[id]/*.tsx`, are read literally before any search: see patterns.ts.)
  */
 export async function rereadings(argument: GlobArgument, read: ReadGlob, target: ResolvedTarget): Promise<ReadGlob[]> {
   if (read.reading === 'name') return [];
@@ -35,10 +34,6 @@ export async function rereadings(argument: GlobArgument, read: ReadGlob, target:
   // A leading "/" here is a "./" the model wrote (patterns.ts), or rg's own anchor.
   const text = read.glob.startsWith('/') ? read.glob.slice(1) : read.glob;
 
-  const literal = await literalBrackets(text, target.workdir, subPath);
-  if (literal) {
-    add(literal.glob, `found nothing with [ ] read as a character class, but the folder ${quoteValue(literal.folder)} exists, so the brackets were read literally: ${quoteValue(literal.glob)}.`);
-  }
   const fromWorkdir = read.glob.startsWith('/') || text.replace(/\/$/, '').includes('/');
   if (subPath !== undefined && fromWorkdir && !text.startsWith('**/') && !text.startsWith(`${subPath}/`)) {
     const glob = `${escapeGlobLiteral(subPath)}/${text}`;
@@ -50,29 +45,6 @@ export async function rereadings(argument: GlobArgument, read: ReadGlob, target:
     add(folders, `${what}, so it was read as ${quoteValue(folders)}: every file under the folders it names.`);
   }
   return out;
-}
-
-/** Characters that make a path segment a glob other than by `[ ]`. */
-const OTHER_WILDCARDS = /[*?{}\\]/;
-
-/**
- * `text` (workdir-relative) with its leading segments taken literally, when they hold `[` or `]`, have no other
- * wildcard, and name an existing folder: under the workdir, else under `subPath`. The longest such folder wins.
- */
-async function literalBrackets(text: string, workdir: string, subPath: string | undefined): Promise<{ glob: string; folder: string } | undefined> {
-  const segments = text.split('/');
-  let literal = 0;
-  while (literal < segments.length - 1 && segments[literal] !== '' && !OTHER_WILDCARDS.test(segments[literal]!)) literal++;
-  for (let k = literal; k > 0; k--) {
-    const prefix = segments.slice(0, k);
-    if (!prefix.some((s) => /[[\]]/.test(s))) return undefined;
-    const rest = segments.slice(k).join('/');
-    for (const base of subPath === undefined ? [''] : ['', `${subPath}/`]) {
-      const folder = `${base}${prefix.join('/')}`;
-      if ((await entryKind(workdir, folder)) === 'directory') return { glob: `${escapeGlobLiteral(folder)}/${rest === '' ? '**' : rest}`, folder };
-    }
-  }
-  return undefined;
 }
 
 /**

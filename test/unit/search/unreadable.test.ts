@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createGlobTool, type GlobValue } from '../../../src/core/search/glob';
@@ -94,6 +94,45 @@ describe('unreadable entries cost only themselves (issue 12, point 6)', function
     assert.equal(grep.status, 0, `${grep.stdout}${grep.stderr}`);
     assert.match(String(grep.stdout), /^packages\/api\/src\/server\.ts\nLine 1: export const server = "needle";\n\nsrc\/app\.ts\nLine 2: /);
     assert.match(String(grep.stdout), /"locked" \(permission denied\)/);
+  });
+});
+
+describe('a workspace folder this user cannot read (tester, item 14)', function () {
+  this.timeout(60_000);
+  let bin: string;
+  let parent: string;
+  before(() => {
+    bin = mkdtempSync(path.join(os.tmpdir(), 'scout-rg-'));
+    parent = makeTree({ 'locked-ws/src/a.ts': 'needle\n' });
+    chmodSync(parent, 0o755);
+    chmodSync(path.join(parent, 'locked-ws'), 0o000);
+  });
+  after(() => {
+    chmodSync(path.join(parent, 'locked-ws'), 0o755);
+    removeTree(parent);
+    removeTree(bin);
+  });
+
+  it('says the folder cannot be read, not that ripgrep could not be started (CLI run as an unprivileged user)', function () {
+    const cli = path.resolve(__dirname, '../../../dist/cli.js');
+    if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" before these tests.`);
+    const ids = unprivilegedIds();
+    const spawnOptions: SpawnSyncOptions = { cwd: bin, encoding: 'utf8', env: { PATH: '', TMPDIR: os.tmpdir() }, ...(ids ?? {}) };
+    const cliCopy = readableCopy(cli, bin);
+    const rg = readableCopy(RG_PATH, bin, 0o755);
+    const node = ids && spawnSync(process.execPath, ['-e', ''], spawnOptions).status !== 0 ? readableCopy(process.execPath, bin, 0o755) : process.execPath;
+    const ws = path.join(parent, 'locked-ws');
+    for (const [tool, input] of [['glob', { pattern: '*.ts' }], ['grep', { pattern: 'needle' }]] as const) {
+      const run = spawnSync(node, [cliCopy, tool, JSON.stringify(input), '--cwd', ws, '--rg', rg], spawnOptions);
+      assert.equal(run.status, 1, `${run.stdout}${run.stderr}`);
+      assert.equal(
+        String(run.stdout),
+        `Error: The workspace folder ${ws} cannot be read by the user the editor runs as (permission denied), so it cannot be searched. Ask the user to fix the folder's permissions or to open another folder.\n(code: SEARCH_FAILED)\n`,
+      );
+    }
+    // A path inside it, from a readable workspace folder: it cannot be read, rather than "does not exist".
+    const inside = spawnSync(node, [cliCopy, 'grep', JSON.stringify({ pattern: 'needle', path: 'locked-ws/src' }), '--cwd', parent, '--rg', rg], spawnOptions);
+    assert.match(String(inside.stdout), /^Error: path "locked-ws\/src" cannot be read: a folder on the way is not readable by the user the editor runs as \(permission denied\)\./);
   });
 });
 
