@@ -4,7 +4,7 @@
  * and the command-line case runs the built CLI as `nobody` too; as another user, permissions apply anyway.
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
+import { spawnSync, type SpawnSyncOptionsWithStringEncoding, type SpawnSyncReturns } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,6 +18,22 @@ const globTool = createGlobTool(budget);
 const grepTool = createGrepTool(budget);
 
 
+
+/**
+ * Runs the built CLI (`node dist/cli.js <tool> <input> --cwd <cwd>`) as an unprivileged user (`nobody` when
+ * the tests run as root), with copies of the CLI, rg and, when needed, node in `bin`: the checkout may sit
+ * where only root may go (a CI clone under /root).
+ */
+function unprivilegedCli(bin: string): (tool: string, input: object, cwd: string) => SpawnSyncReturns<string> {
+  const cli = path.resolve(__dirname, '../../../dist/cli.js');
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" before these tests.`);
+  const ids = unprivilegedIds();
+  const spawnOptions: SpawnSyncOptionsWithStringEncoding = { cwd: bin, encoding: 'utf8', env: { PATH: '', TMPDIR: os.tmpdir() }, ...(ids ?? {}) };
+  const cliCopy = readableCopy(cli, bin);
+  const rg = readableCopy(RG_PATH, bin, 0o755);
+  const node = ids && spawnSync(process.execPath, ['-e', ''], spawnOptions).status !== 0 ? readableCopy(process.execPath, bin, 0o755) : process.execPath;
+  return (tool, input, cwd) => spawnSync(node, [cliCopy, tool, JSON.stringify(input), '--cwd', cwd, '--rg', rg], spawnOptions);
+}
 
 /** The too-long path as rg reports it: `deep/` and all 17 long folder names (the one it cannot open). */
 const DEEP = /^deep\/d00x+(\/d\d\dx+){16}$/;
@@ -74,15 +90,7 @@ describe('unreadable entries cost only themselves (issue 12, point 6)', function
   });
 
   it('runs `node dist/cli.js` as an unprivileged user against the chmod 000 folder', function () {
-    const cli = path.resolve(__dirname, '../../../dist/cli.js');
-    if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" before these tests.`);
-    const ids = unprivilegedIds();
-    const spawnOptions: SpawnSyncOptions = { cwd: bin, encoding: 'utf8', env: { PATH: '', TMPDIR: os.tmpdir() }, ...(ids ?? {}) };
-    // The checkout may sit where only root may go (a CI clone under /root): the user runs copies.
-    const cliCopy = readableCopy(cli, bin);
-    const rg = readableCopy(RG_PATH, bin, 0o755);
-    const node = ids && spawnSync(process.execPath, ['-e', ''], spawnOptions).status !== 0 ? readableCopy(process.execPath, bin, 0o755) : process.execPath;
-    const cliRun = (tool: string, input: object) => spawnSync(node, [cliCopy, tool, JSON.stringify(input), '--cwd', ws.root, '--rg', rg], spawnOptions);
+    const cliRun = (tool: string, input: object) => unprivilegedCli(bin)(tool, input, ws.root);
 
     const glob = cliRun('glob', { pattern: '*.ts' });
     assert.equal(glob.status, 0, `${glob.stdout}${glob.stderr}`);
@@ -114,16 +122,10 @@ describe('a workspace folder this user cannot read (tester, item 14)', function 
   });
 
   it('says the folder cannot be read, not that ripgrep could not be started (CLI run as an unprivileged user)', function () {
-    const cli = path.resolve(__dirname, '../../../dist/cli.js');
-    if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" before these tests.`);
-    const ids = unprivilegedIds();
-    const spawnOptions: SpawnSyncOptions = { cwd: bin, encoding: 'utf8', env: { PATH: '', TMPDIR: os.tmpdir() }, ...(ids ?? {}) };
-    const cliCopy = readableCopy(cli, bin);
-    const rg = readableCopy(RG_PATH, bin, 0o755);
-    const node = ids && spawnSync(process.execPath, ['-e', ''], spawnOptions).status !== 0 ? readableCopy(process.execPath, bin, 0o755) : process.execPath;
+    const cliRun = unprivilegedCli(bin);
     const ws = path.join(parent, 'locked-ws');
     for (const [tool, input] of [['glob', { pattern: '*.ts' }], ['grep', { pattern: 'needle' }]] as const) {
-      const run = spawnSync(node, [cliCopy, tool, JSON.stringify(input), '--cwd', ws, '--rg', rg], spawnOptions);
+      const run = cliRun(tool, input, ws);
       assert.equal(run.status, 1, `${run.stdout}${run.stderr}`);
       assert.equal(
         String(run.stdout),
@@ -131,7 +133,7 @@ describe('a workspace folder this user cannot read (tester, item 14)', function 
       );
     }
     // A path inside it, from a readable workspace folder: it cannot be read, rather than "does not exist".
-    const inside = spawnSync(node, [cliCopy, 'grep', JSON.stringify({ pattern: 'needle', path: 'locked-ws/src' }), '--cwd', parent, '--rg', rg], spawnOptions);
+    const inside = cliRun('grep', { pattern: 'needle', path: 'locked-ws/src' }, parent);
     assert.match(String(inside.stdout), /^Error: path "locked-ws\/src" cannot be read: a folder on the way is not readable by the user the editor runs as \(permission denied\)\./);
   });
 });
