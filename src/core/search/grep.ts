@@ -124,7 +124,7 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
   const skipped = unreadable.length ? { skipped: unreadable.length } : {};
   const note = workdirNote(target, env);
   if (matches.length === 0) {
-    const explained = await explainEmptyGrep({ pattern: args.pattern, target, ...(include ? { include: { value: glob!.glob === args.include ? args.include! : glob!.glob, filter: include } } : {}), pathOmitted: args.path === undefined }, env, explainBudget);
+    const explained = await explainEmptyGrep({ pattern: args.pattern, target, ...(include ? { include: { value: args.include!, filter: include } } : {}), pathOmitted: args.path === undefined }, env, explainBudget);
     const empty = glob?.emptyNote ? [glob.emptyNote] : [];
     return { text: layoutEmpty(NO_MATCHES, [...notes, ...empty, ...explained], note), value, summary: { matches: 0, files: 0, ...skipped, truncated: false } };
   }
