@@ -75,7 +75,9 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${settings.json ? JSON.stringify(output.value) : output.text}\n`);
     return 0;
   } catch (e) {
-    const error = isToolError(e) ? e : new ToolError('INTERNAL_ERROR', `Scout hit an internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    // The result is what a model would see: the message only. The stack (file paths of this machine) goes to stderr.
+    if (!isToolError(e)) process.stderr.write(`scout: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    const error = isToolError(e) ? e : new ToolError('INTERNAL_ERROR', `Scout hit an internal error (${e instanceof Error ? e.message : String(e)}). The details are on stderr.`);
     process.stdout.write(`${settings.json ? JSON.stringify({ error: { code: error.code, message: error.message } }) : formatToolError(error)}\n`);
     return 1;
   } finally {

@@ -38,13 +38,73 @@ export function displayPath(path: string): string {
   return needsQuoting(path) ? jsonQuote(path) : path;
 }
 
-/** {@link displayPath} of each path; `paths` itself (no copy) when none needs quoting, the usual case. */
-export function displayPaths(paths: readonly string[]): readonly string[] {
-  return paths.some(needsQuoting) ? paths.map(displayPath) : paths;
+/**
+ * {@link displayPath} of each path, and {@link displayNonUtf8Path} of those listed in `nonUtf8` (their index in
+ * `paths` and exact bytes); `paths` itself (no copy) when none needs quoting, the usual case.
+ */
+export function displayPaths(paths: readonly string[], nonUtf8: readonly { index: number; base64: string }[] = []): readonly string[] {
+  const shown = paths.some(needsQuoting) ? paths.map(displayPath) : paths;
+  if (nonUtf8.length === 0) return shown;
+  const copy = shown === paths ? [...paths] : (shown as string[]);
+  for (const { index, base64 } of nonUtf8) copy[index] = displayNonUtf8Path(Buffer.from(base64, 'base64'));
+  return copy;
 }
 
 function needsQuoting(path: string): boolean {
   return breaksLine(path) || looksLikeStructure(path);
+}
+
+/** What follows the quoted form of a name that is not UTF-8 (see {@link displayNonUtf8Path}). */
+export const NON_UTF8_MARK = '(not UTF-8: each \\xHH is a raw byte)';
+
+/**
+ * A file path whose bytes are not valid UTF-8, as a result's text lists it: quoted like {@link displayPath}
+ * quotes (JSON escapes for the UTF-8 parts), each byte that is not part of a valid UTF-8 sequence written as
+ * `\xHH`, then {@link NON_UTF8_MARK}: `"latin1_\xe9.txt" (not UTF-8: each \xHH is a raw byte)`. The lossy
+ * decoding (U+FFFD) would print two different names the same, and pass for the real name. A quoted UTF-8
+ * name never holds `\x` (JSON doubles a backslash) nor ends with the mark, so no other name prints the same.
+ * The exact bytes stay in the value (base64).
+ */
+export function displayNonUtf8Path(bytes: Buffer): string {
+  let out = '';
+  let run = 0;
+  const flush = (end: number) => {
+    if (end > run) out += jsonQuote(bytes.toString('utf8', run, end)).slice(1, -1);
+  };
+  for (let i = 0; i < bytes.length; ) {
+    const length = utf8SequenceLength(bytes, i);
+    if (length > 0) {
+      i += length;
+      continue;
+    }
+    flush(i);
+    out += `\\x${bytes[i]!.toString(16).padStart(2, '0')}`;
+    run = ++i;
+  }
+  flush(bytes.length);
+  return `"${out}" ${NON_UTF8_MARK}`;
+}
+
+/**
+ * Length in bytes of the well-formed UTF-8 sequence starting at `bytes[i]` (Unicode Table 3-7: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 when none starts there.
+ */
+function utf8SequenceLength(bytes: Buffer, i: number): number {
+  const b0 = bytes[i]!;
+  if (b0 < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < bytes.length && bytes[i + k]! >= lo && bytes[i + k]! <= hi;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    const lo = b0 === 0xe0 ? 0xa0 : 0x80;
+    const hi = b0 === 0xed ? 0x9f : 0xbf;
+    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const lo = b0 === 0xf0 ? 0x90 : 0x80;
+    const hi = b0 === 0xf4 ? 0x8f : 0xbf;
+    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
 }
 
 /**
