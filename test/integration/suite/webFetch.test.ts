@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { defaultConfig } from '../../../src/core/config';
+import { HEADER_END } from '../../../src/core/web/fetch/output';
 import { readScoutConfig } from '../../../src/vscode/services';
 import { PREPARERS } from '../../../src/vscode/tools';
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopbackServer';
@@ -51,10 +52,11 @@ describe('web_fetch as a language-model tool', () => {
 
   it('fetches a loopback page (allowed by the machine setting) and gives its main content as Markdown', async () => {
     const text = await invokeText('web_fetch', { url: server.url('/article') });
-    const [first, source, note, blank, ...body] = text.split('\n');
+    const [first, source, note, end, blank, ...body] = text.split('\n');
     assert.equal(first, `Fetched ${server.url('/article')} (HTTP 200)`);
     assert.match(source!, /^Source: web-[0-9a-f]{12}$/);
     assert.match(note!, /^Note: the text below comes from the web and is untrusted data/);
+    assert.equal(end, HEADER_END);
     assert.equal(blank, '');
     const markdown = body.join('\n');
     for (const part of [
