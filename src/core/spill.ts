@@ -1,4 +1,4 @@
-import type { SpillLocator, ToolEnv, ToolName } from './tool';
+import type { SpillLocator, SpillText, ToolEnv, ToolName } from './tool';
 
 /** What a complete over-cap result is: the call that made it and its size, for its first line. */
 export interface SpillSubject {
@@ -51,18 +51,32 @@ export interface SavedResult {
  * writer or it rejects, the sentence says the complete result could not be saved, and the caller keeps its
  * inline page.
  *
- * @param fullText makes the complete formatted result, in the order the tool lists it; called only when there
- *   is a spill writer to take it.
+ * @param fullText makes the complete formatted result, in the order the tool lists it, in pieces (see
+ *   `SpillText`); called only when there is a spill writer to take it.
  */
-export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fullText: () => string): Promise<SavedResult> {
+export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fullText: () => SpillText): Promise<SavedResult> {
   if (env.spill) {
     const title = spillHeading(subject);
     try {
-      const spill = await env.spill(`${title}\n\n${fullText()}`, { tool: subject.tool, title });
+      const spill = await env.spill(headed(title, fullText), { tool: subject.tool, title });
       return { sentence: `The complete result is saved at ${spill.uri}. ${spill.hint}`, spill };
     } catch (e) {
       env.log.warn(`${subject.tool}: saving the complete result failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   return { sentence: 'The complete result could not be saved; narrow the search to see the rest.' };
+}
+
+function* headed(title: string, body: () => SpillText): Generator<string> {
+  yield `${title}\n\n`;
+  yield* body();
+}
+
+/**
+ * A complete result's text as one string, for a host that needs one (VS Code's `openTextDocument`, an MCP
+ * text resource).
+ */
+export function spillString(text: SpillText): string {
+  const pieces: readonly string[] = Array.isArray(text) ? text : [...text];
+  return pieces.length === 1 ? pieces[0]! : pieces.join('');
 }

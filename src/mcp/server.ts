@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { formatToolError, isToolError, quoteValue, ToolError } from '../core/errors';
 import { findTool } from '../core/registry';
-import { COMPLETE_RESULTS_KEPT } from '../core/spill';
+import { COMPLETE_RESULTS_KEPT, spillString } from '../core/spill';
 import type { Logger, ScoutTool, SpillWriter, ToolEnv } from '../core/tool';
 import { environmentSecret, ripgrepLocator, writeSpillFile } from '../cli/env';
 import type { CliSettings } from '../cli/flags';
@@ -108,9 +108,9 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
     log.info(`${tool.name}: called`);
     let saved: CompleteResult | undefined;
     const spill: SpillWriter = async (text, meta) => {
-      saved = results.add(text, meta);
+      saved = results.add(spillString(text), meta);
       server.sendResourceListChanged().catch(() => undefined);
-      return spillLocator(text, meta.tool, saved.uri, log);
+      return spillLocator(saved.text, meta.tool, saved.uri, log);
     };
     try {
       const args = tool.parse(input, settings.config);
@@ -152,7 +152,7 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
  */
 function spillLocator(text: string, tool: ScoutTool['name'], resourceUri: string, log: Logger): { uri: string; hint: string } {
   try {
-    const file = writeSpillFile(text, tool);
+    const file = writeSpillFile([text], tool);
     return { uri: pathToFileURL(file).href, hint: `It is a plain text file at ${file}; read it to see every result, or read the MCP resource ${resourceUri}.` };
   } catch (e) {
     log.warn(`${tool}: the complete result could not be written to a temp file (${e instanceof Error ? e.message : String(e)}); it is served only as ${resourceUri}`);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { COMPLETE_RESULTS_KEPT, COMPLETE_RESULTS_MAX_CODE_UNITS } from '../core/spill';
+import { COMPLETE_RESULTS_KEPT, COMPLETE_RESULTS_MAX_CODE_UNITS, spillString } from '../core/spill';
 import type { SpillLocator, SpillWriter, ToolName } from '../core/tool';
 
 /** Spill documents whose content Scout keeps; the oldest beyond this are released (the MCP server keeps as many). */
@@ -42,7 +42,8 @@ export class SpillStore implements vscode.Disposable {
   constructor(private readonly log: vscode.LogOutputChannel) {}
 
   /** The {@link SpillWriter} the tools get through their `ToolEnv`. Rejects when VS Code cannot make the document. */
-  readonly writer: SpillWriter = async (text, meta) => {
+  readonly writer: SpillWriter = async (pieces, meta) => {
+    const text = spillString(pieces);
     const document = await vscode.workspace.openTextDocument({ content: text, language: 'plaintext' });
     this.held.push({ document, tool: meta.tool, title: meta.title, length: text.length });
     this.heldLength += text.length;

@@ -8,11 +8,11 @@
  * - `cancel`: starts grep calls and aborts each `delaysMs[i]` ms after it started, once its rg runs; reports
  *   when rg had exited (polling `/proc/<pid>/stat`) and when the call settled.
  */
-import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeSpillFile } from '../../src/cli/env';
 import { defaultConfig } from '../../src/core/config';
 import { isToolError } from '../../src/core/errors';
 import { findTool } from '../../src/core/registry';
@@ -114,11 +114,10 @@ const log: Logger = {
 
 const spillDir = mkdtempSync(path.join(os.tmpdir(), 'scout-bench-spill-'));
 let spillBytes = 0;
-let spillCount = 0;
-const spill: SpillWriter = async (text) => {
-  const file = path.join(spillDir, `result-${++spillCount}.txt`);
-  await writeFile(file, text);
-  spillBytes += Buffer.byteLength(text);
+/** The CLI's spill writer (the text streamed to a new file piece by piece), in a folder of the benchmark's own. */
+const spill: SpillWriter = async (text, meta) => {
+  const file = writeSpillFile(text, meta.tool, spillDir);
+  spillBytes += statSync(file).size;
   return { uri: pathToFileURL(file).href, hint: 'Read that file to see every result.' };
 };
 

@@ -1,4 +1,4 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 
 /** One path of rg's NUL-separated output: its text, and its exact bytes (base64) when they are not UTF-8. */
 export interface ListedPath {
@@ -18,27 +18,151 @@ export function decodePath(out: Buffer, start: number, end: number, strip: numbe
   return path.includes('\uFFFD') && !isUtf8(out.subarray(from, end)) ? { path, base64: out.toString('base64', from, end) } : { path };
 }
 
+/** Consecutive paths of a {@link PathList}, decoded together. */
+export interface PathRun {
+  /** How many paths the run holds (it follows the previous run in {@link PathList.paths}). */
+  readonly count: number;
+  /**
+   * The run's paths joined by line feeds, when the decoder had it at no cost: the run was UTF-8 and no path in
+   * it holds a line feed (so splitting `joined` at line feeds gives the paths back). Undefined otherwise.
+   */
+  readonly joined?: string;
+}
+
+/** `rg --files --null` output, decoded (see {@link PathListReader}). */
+export interface PathList {
+  /** Every path in rg's order, `strip` bytes dropped; lossy (U+FFFD) where a name is not UTF-8. */
+  readonly paths: string[];
+  /** The paths whose names are not UTF-8: their index in `paths` and their exact bytes, base64. */
+  readonly nonUtf8Paths: { index: number; base64: string }[];
+  /** `paths` cut into the runs it was decoded in, in order; their counts add up to `paths.length`. */
+  readonly runs: readonly PathRun[];
+  /** False when the output did not end with a NUL byte (so it was not rg's list, or was cut). */
+  readonly endsWithNul: boolean;
+}
+
+/** Runs that are not UTF-8 as a whole are halved until this size; below it, each name is decoded on its own. */
+const SMALLEST_HALVED_RUN = 2048;
+
+type SliceFn = (this: Buffer, start: number, end: number) => string;
+// Node's Buffer#latin1Slice/utf8Slice are what toString(encoding, start, end) ends in; called directly they skip
+// its argument handling. Fall back where absent.
+const latin1Slice: SliceFn =
+  (Buffer.prototype as unknown as { latin1Slice?: SliceFn }).latin1Slice ??
+  function (this: Buffer, start, end) {
+    return this.toString('latin1', start, end);
+  };
+const utf8Slice: SliceFn =
+  (Buffer.prototype as unknown as { utf8Slice?: SliceFn }).utf8Slice ??
+  function (this: Buffer, start, end) {
+    return this.toString('utf8', start, end);
+  };
+
 /**
- * Decodes `rg --files --null` output: paths each ended by a NUL byte, `strip` leading bytes dropped from
- * each (see `outputPrefixLength`). Names that are not valid UTF-8 are decoded lossily (U+FFFD) and also
- * listed with their exact bytes. All-UTF-8 output (the common case) is decoded in one pass and split;
- * otherwise each name is decoded on its own, which keeps the UTF-8 names in compact one-byte strings.
+ * A streaming decoder of `rg --files --null` output: paths each ended by a NUL byte, `strip` leading bytes
+ * dropped from each (see `outputPrefixLength`). Feed stdout chunks with {@link push} as they arrive, then call
+ * {@link end}.
+ *
+ * Each chunk is decoded as a whole, up to its last NUL: a run that is ASCII (checked natively) is read as
+ * Latin-1, one that is UTF-8 as UTF-8, and its records are split with the engine's own string operations, so
+ * no JavaScript runs per path. A run that is not UTF-8 is halved (at a NUL) until the halves are, and below
+ * {@link SMALLEST_HALVED_RUN} bytes its names are decoded one by one: names that are not valid UTF-8 are
+ * decoded lossily (U+FFFD) and also listed with their exact bytes, while the others stay compact one-byte
+ * strings. The paths of a run are substrings of the run's text.
+ */
+export class PathListReader {
+  private readonly runs: PathRun[] = [];
+  private readonly pieces: string[][] = [];
+  private readonly nonUtf8Paths: { index: number; base64: string }[] = [];
+  private count = 0;
+  private carry: Buffer | undefined;
+  private lastByte = -1;
+
+  constructor(private readonly strip: number) {}
+
+  /** Feeds the next chunk of stdout (not modified afterwards). */
+  push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.lastByte = chunk[chunk.length - 1]!;
+    const lastNul = chunk.lastIndexOf(0);
+    if (lastNul < 0) {
+      this.carry = this.carry ? Buffer.concat([this.carry, chunk]) : Buffer.from(chunk);
+      return;
+    }
+    const head = this.carry ? Buffer.concat([this.carry, chunk.subarray(0, lastNul + 1)]) : chunk;
+    const headEnd = this.carry ? head.length : lastNul + 1;
+    // Copy the tail so the (large) chunk is not kept alive by a small carried fragment.
+    this.carry = lastNul + 1 < chunk.length ? Buffer.from(chunk.subarray(lastNul + 1)) : undefined;
+    this.decodeRun(head, 0, headEnd);
+  }
+
+  /** Ends the stream and returns every path; a last path without its NUL is decoded too. */
+  end(): PathList {
+    if (this.carry) {
+      const rest = this.carry;
+      this.carry = undefined;
+      this.decodeNames(rest, 0, rest.length);
+    }
+    const paths = this.pieces.length === 1 ? this.pieces[0]! : ([] as string[]).concat(...this.pieces);
+    return { paths, nonUtf8Paths: this.nonUtf8Paths, runs: this.runs, endsWithNul: this.lastByte <= 0 };
+  }
+
+  /** Decodes the records `buf[start, end)`, which ends just after a NUL. */
+  private decodeRun(buf: Buffer, start: number, end: number): void {
+    const bytes = buf.subarray(start, end);
+    let text: string;
+    if (isAscii(bytes)) text = latin1Slice.call(buf, start, end - 1);
+    else if (isUtf8(bytes)) text = utf8Slice.call(buf, start, end - 1);
+    else {
+      const middle = end - start > SMALLEST_HALVED_RUN ? buf.indexOf(0, start + ((end - start) >> 1)) + 1 : end;
+      if (middle < end) {
+        this.decodeRun(buf, start, middle);
+        this.decodeRun(buf, middle, end);
+      } else {
+        this.decodeNames(buf, start, end);
+      }
+      return;
+    }
+    const strip = this.strip;
+    // Every record starts with the same `strip` bytes (rg prints `./` before each path under `.`), so dropping
+    // them from all records is one replacement. A NUL left over would mean a record without them.
+    const joined = text.includes('\n') ? undefined : strip ? text.slice(strip).replaceAll(`\0${text.slice(0, strip)}`, '\n') : text.replaceAll('\0', '\n');
+    if (joined === undefined || joined.includes('\0')) {
+      const paths = text.split('\0');
+      this.add(strip ? paths.map((p) => p.slice(strip)) : paths);
+    } else {
+      this.add(joined.split('\n'), joined);
+    }
+  }
+
+  /** Decodes the records `buf[start, end)` name by name, keeping the exact bytes of those not UTF-8. */
+  private decodeNames(buf: Buffer, start: number, end: number): void {
+    const paths: string[] = [];
+    for (let cursor = start; cursor < end; ) {
+      let stop = buf.indexOf(0, cursor);
+      if (stop < 0 || stop > end) stop = end;
+      const { path, base64 } = decodePath(buf, cursor, stop, this.strip);
+      if (base64 !== undefined) this.nonUtf8Paths.push({ index: this.count + paths.length, base64 });
+      paths.push(path);
+      cursor = stop + 1;
+    }
+    this.add(paths);
+  }
+
+  private add(paths: string[], joined?: string): void {
+    this.pieces.push(paths);
+    this.runs.push(joined === undefined ? { count: paths.length } : { count: paths.length, joined });
+    this.count += paths.length;
+  }
+}
+
+/**
+ * Decodes complete `rg --files --null` output at once (see {@link PathListReader}): the paths, and the names that
+ * are not UTF-8 with their exact bytes.
  */
 export function decodePathList(out: Buffer, strip: number): { paths: string[]; nonUtf8Paths: { index: number; base64: string }[] } {
-  const nonUtf8Paths: { index: number; base64: string }[] = [];
-  if (out.length === 0) return { paths: [], nonUtf8Paths };
-  if (isUtf8(out)) {
-    const records = out.toString('utf8', 0, out[out.length - 1] === 0 ? out.length - 1 : out.length).split('\0');
-    return { paths: strip ? records.map((p) => p.slice(strip)) : records, nonUtf8Paths };
-  }
-  const paths: string[] = [];
-  for (let cursor = 0; cursor < out.length; ) {
-    let stop = out.indexOf(0, cursor);
-    if (stop < 0) stop = out.length;
-    const { path, base64 } = decodePath(out, cursor, stop, strip);
-    if (base64 !== undefined) nonUtf8Paths.push({ index: paths.length, base64 });
-    paths.push(path);
-    cursor = stop + 1;
-  }
+  const reader = new PathListReader(strip);
+  reader.push(out);
+  const { paths, nonUtf8Paths } = reader.end();
   return { paths, nonUtf8Paths };
 }

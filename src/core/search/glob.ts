@@ -3,12 +3,12 @@ import { parseArguments } from '../args';
 import { quoteValue, ToolError } from '../errors';
 import { globArgv } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';
-import { decodePathList } from '../ripgrep/pathList';
+import { PathListReader, type PathList } from '../ripgrep/pathList';
 import { countOf, saveCompleteResult } from '../spill';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import { pathSchema, patternSchema } from './arguments';
 import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGlob, type ExplainBudget } from './explain';
-import { count, displayPaths, layoutEmpty, layoutResult, NO_FILES } from './page';
+import { count, displayPath, layoutEmpty, layoutPieces, layoutResult, listedAsIs, NO_FILES } from './page';
 import { resolveSearchCall } from './patterns';
 import { sampleAcrossTopLevel } from './sample';
 import { outputPrefixLength, runSearch, workdirNote } from './target';
@@ -67,18 +67,17 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   const config = env.config.search;
   const { target, glob } = await resolveSearchCall(env, args.path, 'directory', { name: 'pattern', value: args.pattern });
   const pattern = glob!.glob;
-  // rg --sort=modified prints the whole list at once when it is done, so nothing is gained by parsing as
-  // chunks arrive: they are kept (within rawOutputMaxBytes) and decoded in one pass at the end.
-  const chunks: Buffer[] = [];
-  const exit = await runSearch('glob', globArgv(pattern, target.relPath), target, env, (chunk) => chunks.push(chunk));
+  // rg --sort=modified prints the whole list at once when it is done; each chunk is decoded as it arrives.
+  const reader = new PathListReader(outputPrefixLength(target.relPath));
+  const exit = await runSearch('glob', globArgv(pattern, target.relPath), target, env, (chunk) => reader.push(chunk));
   const outcome = interpretExit(exit, { glob: { name: 'pattern', value: args.pattern } });
   if (outcome.warnings.length) env.log.warn(`glob: ripgrep said: ${outcome.warnings.join('\n')}`);
-  const stdout = Buffer.concat(chunks);
+  const list = reader.end();
   // `--null` ends every path with a NUL byte, so anything else is not rg's list (a broken or foreign binary).
-  if (stdout.length > 0 && stdout[stdout.length - 1] !== 0) {
+  if (!list.endsWithNul) {
     throw new ToolError('SEARCH_FAILED', `${env.ripgrepPath} printed something other than a list of files. Check that scout.ripgrepPath names a real ripgrep, or clear it to use the editor's own.`);
   }
-  const { paths, nonUtf8Paths } = decodePathList(stdout, outputPrefixLength(target.relPath));
+  const { paths, nonUtf8Paths } = list;
   const unreadable = unreadablePaths(outcome, target);
 
   const value: GlobValue = {
@@ -98,13 +97,13 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   }
 
   const cap = config.globMaxResults;
-  const listed = displayPaths(paths);
-  if (paths.length <= cap) return { text: layoutResult(listed, notes, undefined, note), value, summary: { ...summary, truncated: false } };
+  const listing = listPaths(list);
+  if (paths.length <= cap) return { text: layoutResult(listing.lines, notes, undefined, note), value, summary: { ...summary, truncated: false } };
 
   const sample = config.sampleOverCapGlobResults ? sampleAcrossTopLevel(paths, target.relPath, cap) : undefined;
-  const page = sample && !sample.equalsHead ? sample.indices.map((i) => listed[i]!) : listed.slice(0, cap);
+  const page = sample && !sample.equalsHead ? sample.indices.map((i) => listing.lines[i]!) : listing.lines.slice(0, cap);
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}`;
-  const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file') }, () => layoutResult(listed, notes, undefined, note));
+  const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file') }, () => layoutPieces(listing.pieces, notes, undefined, note));
   const omitted = `${count(paths.length - page.length, 'more file')} not shown`;
   let footer: string;
   if (sample && !sample.equalsHead) {
@@ -123,4 +122,26 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
     summary: { ...summary, truncated: true },
     ...(saved.spill ? { spill: saved.spill } : {}),
   };
+}
+
+/**
+ * The listed lines of every path (`displayPath`), and the same lines in pieces for the complete result: a run
+ * of paths that all list as they are (the usual case, checked with one scan of the run) is its decoder's
+ * joined text as is, so the complete list is never joined or checked path by path.
+ */
+function listPaths(list: PathList): { lines: readonly string[]; pieces: string[] } {
+  const pieces: string[] = [];
+  let lines: string[] | undefined;
+  let at = 0;
+  for (const run of list.runs) {
+    if (run.joined !== undefined && listedAsIs(run.joined)) {
+      pieces.push(run.joined);
+    } else {
+      lines ??= list.paths.slice();
+      for (let i = at; i < at + run.count; i++) lines[i] = displayPath(list.paths[i]!);
+      pieces.push(lines.slice(at, at + run.count).join('\n'));
+    }
+    at += run.count;
+  }
+  return { lines: lines ?? list.paths, pieces: pieces.flatMap((piece, i) => (i === 0 ? [piece] : ['\n', piece])) };
 }

@@ -9,7 +9,7 @@ import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import { includeSchema, pathSchema, patternSchema } from './arguments';
 import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGrep, type ExplainBudget } from './explain';
 import { includeFilter } from './include';
-import { count, displayPath, layoutEmpty, layoutResult, NO_MATCHES } from './page';
+import { count, displayPath, joinPieces, layoutEmpty, layoutPieces, NO_MATCHES } from './page';
 import { resolveSearchCall } from './patterns';
 import { previewLine } from './preview';
 import { outputPrefixLength, runSearch, workdirNote } from './target';
@@ -78,12 +78,26 @@ export function createGrepTool(explainBudget: ExplainBudget = DEFAULT_EXPLAIN_BU
 /** The `grep` tool with the default explanation budget. */
 export const grepTool = createGrepTool();
 
-interface FileGroup {
-  readonly path: string;
-  readonly pathBase64: string | undefined;
-  readonly matches: GrepMatch[];
-  /** False for a file `include` leaves out: its matches are read and dropped. */
-  readonly kept: boolean;
+/**
+ * The matches of one file, and its lines of the result once formatted. A class whose fields all exist from
+ * the constructor on, with one type each, so every group has one shape and code optimized for it stays valid.
+ */
+class FileGroup {
+  readonly matches: GrepMatch[] = [];
+  /**
+   * The file's lines of the complete result: its listed path, then a `Line N: preview` row per match, joined by
+   * line feeds. Made as soon as rg has moved on to another file, so most of the formatting happens while rg
+   * still runs; empty while the file may still get matches.
+   */
+  block = '';
+
+  constructor(
+    readonly path: string,
+    /** The exact bytes of a non-UTF-8 name, base64; empty for a UTF-8 name. */
+    readonly pathBase64: string,
+    /** False for a file `include` leaves out: its matches are read and dropped. */
+    readonly kept: boolean,
+  ) {}
 }
 
 async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudget): Promise<ToolOutput<GrepValue>> {
@@ -91,7 +105,7 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
   const { target, glob } = await resolveSearchCall(env, args.path, 'file-or-directory', args.include === undefined ? undefined : { name: 'include', value: args.include });
   // rg searches a file given as its path whatever the globs say, so include applies to directories only.
   const include = glob && target.kind === 'directory' ? includeFilter(glob.parsed) : undefined;
-  const groups = collectMatches(outputPrefixLength(target.relPath), include?.exact === false ? include.keeps : undefined);
+  const groups = collectMatches(outputPrefixLength(target.relPath), config.grepMaxLineBytes, include?.exact === false ? include.keeps : undefined);
   const reader = new RgJsonReader(groups.add);
   const exit = await runSearch('grep', grepArgv(args.pattern, target.relPath, include?.walk), target, env, (chunk) => reader.push(chunk));
   reader.end();
@@ -99,8 +113,7 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
   if (outcome.warnings.length) env.log.warn(`grep: ripgrep said: ${outcome.warnings.join('\n')}`);
 
   const files = groups.sorted();
-  const matches: GrepMatch[] = [];
-  for (const file of files) for (const m of file.matches) matches.push(m);
+  const matches = files.length === 1 ? files[0]!.matches : ([] as GrepMatch[]).concat(...files.map((f) => f.matches));
   const unreadable = unreadablePaths(outcome, target);
   const value: GrepValue = {
     workdir: target.workdir,
@@ -119,14 +132,14 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
 
   const cap = config.grepMaxMatches;
   const summary = { matches: matches.length, files: files.length, ...skipped, truncated: matches.length > cap };
-  if (matches.length <= cap) return { text: layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), notes, undefined, note), value, summary };
+  if (matches.length <= cap) return { text: joinPieces(layoutPieces(resultBody(files), notes, undefined, note)), value, summary };
 
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}${args.include ? ` include ${quoteValue(args.include)}` : ''}`;
   const size = `${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')}`;
-  const saved = await saveCompleteResult(env, { tool: 'grep', call, size }, () => layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), notes, undefined, note));
+  const saved = await saveCompleteResult(env, { tool: 'grep', call, size }, () => layoutPieces(resultBody(files), notes, undefined, note));
   const footer = `[${count(matches.length - cap, 'more match', 'more matches')} not shown: these are the first ${cap} of ${matches.length} matches in ${count(files.length, 'file')}. ${saved.sentence}]`;
   return {
-    text: layoutResult(formatGroups(files, cap, config.grepMaxLineBytes), notes, footer, note),
+    text: joinPieces(layoutPieces(pageBody(files, cap, config.grepMaxLineBytes), notes, footer, note)),
     value,
     summary,
     ...(saved.spill ? { spill: saved.spill } : {}),
@@ -136,9 +149,10 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
 /**
  * Collects rg `match` messages into per-file groups. `strip` leading bytes are dropped from each path (see
  * `outputPrefixLength`). Files are keyed by their exact name bytes, so two non-UTF-8 names that decode to the
- * same lossy text stay apart. `keeps`, when given, decides once per file whether its matches are kept.
+ * same lossy text stay apart. `keeps`, when given, decides once per file whether its matches are kept. A file's
+ * lines of the result are formatted (previews cut at `maxLineBytes`) when rg moves on to another file.
  */
-function collectMatches(strip: number, keeps?: (path: string, rawBytes?: Buffer) => boolean) {
+function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: string, rawBytes?: Buffer) => boolean) {
   const byKey = new Map<string, FileGroup>();
   let lastPath: RgData | undefined;
   let last: FileGroup | undefined;
@@ -154,49 +168,105 @@ function collectMatches(strip: number, keeps?: (path: string, rawBytes?: Buffer)
     return byKey.get(key) ?? newGroup(key, bytes.toString('utf8'), pathBase64, bytes);
   };
   const newGroup = (key: string, path: string, pathBase64?: string, rawBytes?: Buffer): FileGroup => {
-    const group = { path, pathBase64, matches: [], kept: keeps === undefined || keeps(path, rawBytes) };
+    const group = new FileGroup(path, pathBase64 ?? '', keeps === undefined || keeps(path, rawBytes));
     byKey.set(key, group);
     return group;
+  };
+  const finish = (group: FileGroup): void => {
+    if (group.kept && group.block === '') group.block = formatFile(group, group.matches.length, maxLineBytes);
   };
 
   return {
     add: (path: RgData, line: string, lineNumber: number, submatches: RgSubmatch[], lineBase64: string | undefined): void => {
       // The reader hands consecutive matches of one file the same path object.
       if (path !== lastPath || !last) {
+        if (last) finish(last);
         lastPath = path;
         last = groupFor(path);
+        // A file rg comes back to (never seen with rg's own output) is formatted again with all its matches.
+        if (last.block !== '') last.block = '';
       }
       if (!last.kept) return;
       const match: GrepMatch =
-        last.pathBase64 === undefined && lineBase64 === undefined
+        last.pathBase64 === '' && lineBase64 === undefined
           ? { path: last.path, lineNumber, line, submatches }
           : {
               path: last.path,
               lineNumber,
               line,
               submatches,
-              ...(last.pathBase64 === undefined ? {} : { pathBase64: last.pathBase64 }),
+              ...(last.pathBase64 === '' ? {} : { pathBase64: last.pathBase64 }),
               ...(lineBase64 === undefined ? {} : { lineBase64 }),
             };
       last.matches.push(match);
     },
-    sorted: (): FileGroup[] => [...byKey.values()].filter((g) => g.kept).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    /** The kept files in path order (UTF-16 code unit order, as `<` compares), every one formatted. */
+    sorted: (): FileGroup[] => {
+      if (last) finish(last);
+      const kept = [...byKey.values()].filter((g) => g.kept);
+      for (const g of kept) finish(g);
+      return sortByPath(kept);
+    },
   };
 }
 
-/** Formats up to `limit` matches as `path` lines each followed by its `Line N: preview` rows, files apart. */
-function formatGroups(files: readonly FileGroup[], limit: number, maxLineBytes: number): string[] {
-  const out: string[] = [];
-  let left = limit;
+/**
+ * `files` sorted by path in UTF-16 code unit order (the order of `<`); files with equal paths (names that are
+ * not UTF-8 and decode to the same lossy text) by their exact bytes, so the order never depends on which file
+ * rg finished first. Sorts strings with the engine's own comparison rather than calling a comparator per pair:
+ * each key is the path, a NUL (below every character, so a path sorts before the longer paths it starts), the
+ * name's bytes in hex (empty for a UTF-8 name) and the file's position, zero-padded.
+ */
+function sortByPath(files: FileGroup[]): FileGroup[] {
+  const width = String(files.length).length;
+  const keys = files.map((f, i) => `${f.path}\0${f.pathBase64 && Buffer.from(f.pathBase64, 'base64').toString('hex')}\0${String(i).padStart(width, '0')}`);
+  keys.sort();
+  return keys.map((k) => files[Number(k.slice(k.length - width))]!);
+}
+
+/** A file's listed path, then `Line N: preview` rows for its first `limit` matches, joined by line feeds. */
+function formatFile(file: FileGroup, limit: number, maxLineBytes: number): string {
+  const lines = [displayPath(file.path)];
+  for (let i = 0; i < limit; i++) {
+    const m = file.matches[i]!;
+    const raw = m.lineBase64 === undefined ? undefined : Buffer.from(m.lineBase64, 'base64');
+    lines.push(`Line ${m.lineNumber}: ${previewLine(m.line, m.submatches, maxLineBytes, raw)}`);
+  }
+  return lines.join('\n');
+}
+
+/** Characters of formatted files gathered into one piece of the complete result. */
+const PIECE_CHARS = 64 * 1024;
+
+/**
+ * The body of the complete result in pieces (files apart by a blank line), each piece a few formatted files
+ * joined, about {@link PIECE_CHARS} long, so a host writing it makes few calls and never holds it whole.
+ */
+function* resultBody(files: readonly FileGroup[]): Generator<string> {
+  let batch: string[] = [];
+  let chars = 0;
+  let first = true;
   for (const file of files) {
-    if (left <= 0) break;
-    if (out.length) out.push('');
-    out.push(displayPath(file.path));
-    for (const m of file.matches) {
-      if (left-- <= 0) break;
-      const raw = m.lineBase64 === undefined ? undefined : Buffer.from(m.lineBase64, 'base64');
-      out.push(`Line ${m.lineNumber}: ${previewLine(m.line, m.submatches, maxLineBytes, raw)}`);
+    batch.push(file.block);
+    chars += file.block.length;
+    if (chars >= PIECE_CHARS) {
+      yield `${first ? '' : '\n\n'}${batch.join('\n\n')}`;
+      first = false;
+      batch = [];
+      chars = 0;
     }
   }
-  return out;
+  if (batch.length) yield `${first ? '' : '\n\n'}${batch.join('\n\n')}`;
+}
+
+/** The body of a page: the files holding the first `cap` matches, the last one cut to the matches that fit. */
+function* pageBody(files: readonly FileGroup[], cap: number, maxLineBytes: number): Generator<string> {
+  let left = cap;
+  for (const file of files) {
+    if (left <= 0) break;
+    if (left !== cap) yield '\n\n';
+    const shown = Math.min(left, file.matches.length);
+    yield shown === file.matches.length ? file.block : formatFile(file, shown, maxLineBytes);
+    left -= shown;
+  }
 }

@@ -1,4 +1,4 @@
-import { breaksLine, jsonQuote } from '../controlCharacters';
+import { breaksLine, jsonQuote, UNSAFE_CHARACTERS } from '../controlCharacters';
 
 /**
  * The layout of a glob or grep result, and the rule that keeps file names from passing for its structure.
@@ -15,8 +15,15 @@ export const NO_FILES = 'No files found';
 /** The first line of a grep result that lists no match (seed 000). */
 export const NO_MATCHES = 'No matches found';
 
-/** The starts of the lines a listed name could be mistaken for (see {@link looksLikeStructure}). Case is ignored. */
-const STRUCTURE_START = /^(?:\[|"|line \d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:|\s)/i;
+/** The starts of the lines a listed name could be mistaken for (see {@link looksLikeStructure}), as alternatives. */
+const STRUCTURE_STARTS = String.raw`\[|"|line \d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:|\s`;
+const STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS})`, 'i');
+/**
+ * What {@link needsQuoting} finds in any line of a text of lines: an unsafe character (line feeds apart), a line
+ * starting like a structural line, or ending in white space. Case is ignored, as in {@link STRUCTURE_START}; none
+ * of the unsafe characters has a case.
+ */
+const ANY_LINE_NEEDS_QUOTING = new RegExp(String.raw`${UNSAFE_CHARACTERS.source}|(?:^|\n)(?:${STRUCTURE_STARTS})|\s(?:\n|$)`, 'i');
 
 /**
  * True when `line` could pass for one of a result's own lines (issue 12): a note or footer (`[`), a quoted name
@@ -48,12 +55,36 @@ function needsQuoting(path: string): boolean {
 }
 
 /**
+ * True when every line of `lines` (paths joined by line feeds, none holding a line feed itself) is listed as is
+ * by {@link displayPath}: one scan of the whole text, the same answer as checking each path.
+ */
+export function listedAsIs(lines: string): boolean {
+  return !ANY_LINE_NEEDS_QUOTING.test(lines);
+}
+
+/**
  * Joins a result's parts: the body lines, a blank line, then the notes, the optional footer and the workdir
  * note, one per line.
  */
 export function layoutResult(body: readonly string[], notes: readonly string[], footer: string | undefined, workdirNote: string): string {
   // One join makes one flat string; concatenating to a joined body would add a copy when it is flattened.
   return body.concat('', notes, footer === undefined ? [workdirNote] : [footer, workdirNote]).join('\n');
+}
+
+/**
+ * {@link layoutResult} in pieces, for a result too large to make as one string: `body` gives the body's text
+ * (its lines joined by line feeds, at least one line) in pieces that concatenate to it; then come the blank
+ * line, the notes, the optional footer and the workdir note. Joined, the pieces are exactly
+ * `layoutResult(bodyLines, notes, footer, workdirNote)`.
+ */
+export function* layoutPieces(body: Iterable<string>, notes: readonly string[], footer: string | undefined, workdirNote: string): Generator<string> {
+  yield* body;
+  yield ['', ''].concat(notes, footer === undefined ? [workdirNote] : [footer, workdirNote]).join('\n');
+}
+
+/** The pieces of {@link layoutPieces} (or any pieces) as one string. */
+export function joinPieces(pieces: Iterable<string>): string {
+  return [...pieces].join('');
 }
 
 /**

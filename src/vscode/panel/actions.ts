@@ -57,7 +57,7 @@ export async function openFullResult(run: ToolRun): Promise<void> {
   const note = run.spillUri
     ? '[Scout: the complete result of this call is no longer kept (see "Spill documents" in the README); below is the text the model saw. Rerun the call for the complete result.]\n\n'
     : '';
-  const locator = await spills.writer(`${note}${run.text}`, { tool: run.tool, title: `${run.tool} result` });
+  const locator = await spills.writer([`${note}${run.text}`], { tool: run.tool, title: `${run.tool} result` });
   runs.attachTextDocument(run.id, locator.uri);
   const document = spills.document(locator.uri);
   if (!document) throw new Error('The result document could not be opened.');

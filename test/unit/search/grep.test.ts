@@ -114,6 +114,21 @@ describe('grep tool', () => {
     assert.ok(files(out).includes('src/a.ts'), 'the rest of the search is intact');
   });
 
+  it('lists files whose names decode to the same text in the order of their bytes, whatever order rg finished them in', async () => {
+    // Three names that are not UTF-8 and all read "twin\uFFFD.txt"; rg searches them on parallel threads.
+    const twins = [0xff, 0xc3, 0xfe].map((b) => Buffer.concat([Buffer.from('twins/twin'), Buffer.from([b]), Buffer.from('.txt')]));
+    const dir = makeTree({}, twins.map((name) => [name, 'needle\n'.repeat(50)] as const));
+    try {
+      for (let run = 0; run < 5; run++) {
+        const out = await grep({ pattern: 'needle' }, { folders: [folder(dir)], search: { grepMaxMatches: 1 }, spill: memorySpill() });
+        const order = [...new Set(out.value.matches.map((m) => m.pathBase64!))].map((b64) => Buffer.from(b64, 'base64')[10]);
+        assert.deepEqual(order, [0xc3, 0xfe, 0xff]);
+      }
+    } finally {
+      removeTree(dir);
+    }
+  });
+
   it('maps an invalid regex to SEARCH_INVALID_PATTERN, never to no matches', async () => {
     const error = await grepError({ pattern: '[' }, { folders: [folder(root)] });
     assert.equal(error.code, 'SEARCH_INVALID_PATTERN');

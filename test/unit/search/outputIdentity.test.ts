@@ -3,7 +3,10 @@
  * streaming spill, block decoding, per-file formatting). The snapshot beside this file holds the model text,
  * every saved complete result, a hash of the canonical value and the summary of each call below over the seeded tree
  * of `outputCorpus.ts`, as produced by the straightforward formatter of main 473a9be (one string per result,
- * per-path decoding and checks). Any difference is a regression, unless an issue asks for a new output: then
+ * per-path decoding and checks), with one deliberate change: files whose names are not UTF-8 and decode to the
+ * same text (`weird/same\xff.txt`, `weird/same\xfe.txt`) came in the order rg happened to finish them, and now
+ * come in the order of their bytes (so the saved results and the value list those two in a fixed order; the
+ * lines are the same). Any other difference is a regression, unless an issue asks for a new output: then
  * regenerate the snapshot on purpose with `SCOUT_UPDATE_OUTPUT_SNAPSHOT=1 npx mocha --no-config --import=tsx
  * test/unit/search/outputIdentity.test.ts` and review its diff.
  */
