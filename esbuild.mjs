@@ -5,6 +5,7 @@
 // dist/cliMain.js    the command-line driver of the same core; each tool's modules load when it is called
 // dist/convertWorker.js  web_fetch's decode-and-convert worker: the only bundle holding linkedom, turndown,
 //                    readability and iconv-lite (the extension host loads it in a worker_threads Worker)
+// dist/pdfjs.js      pdf.js, which the conversion worker loads on its first PDF (so its start-up stays quick)
 // dist/workspaceSearchWorker.js  workspace_search's scan (synchronous file reads off the calling thread)
 // dist/mcp.js        the MCP server (`node dist/cli.js mcp`): the only bundle holding the MCP SDK, loaded by
 //                    cli.js for that command alone
@@ -54,12 +55,48 @@ const mcpInItsOwnBundle = {
   },
 };
 
+/**
+ * linkedom parses a `<style>` element's CSS (cssomnom) only when its `sheet` is read. Nothing Scout runs reads
+ * it (style elements are dropped before conversion), so the worker bundle gets a stand-in that says so.
+ * @type {import('esbuild').Plugin}
+ */
+const withoutCssParser = {
+  name: 'without-css-parser',
+  setup(build) {
+    build.onResolve({ filter: /^cssomnom\/parse$/ }, () => ({ path: 'cssomnom', namespace: 'without-css-parser' }));
+    build.onLoad({ filter: /.*/, namespace: 'without-css-parser' }, () => ({
+      contents: "exports.parse = () => { throw new Error('Scout does not parse style sheets'); };",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * linkedom takes only `Parser` from htmlparser2, whose index also loads DomUtils, a DOM serializer and a second
+ * copy of the `entities` tables (about 100 KB in the bundle). linkedom's import goes to the Parser module alone.
+ * @type {import('esbuild').Plugin}
+ */
+const htmlparser2ParserOnly = {
+  name: 'htmlparser2-parser-only',
+  setup(build) {
+    build.onResolve({ filter: /^htmlparser2$/ }, async (args) => {
+      if (!/linkedom[\\/]cjs[\\/]shared[\\/]parse-from-string\.js$/.test(args.importer) || args.pluginData === 'index') return undefined;
+      const index = await build.resolve('htmlparser2', { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'index' });
+      if (index.errors.length > 0 || !/index\.js$/.test(index.path)) throw new Error(`htmlparser2 moved its Parser module: ${index.path}`);
+      return { path: index.path.replace(/index\.js$/, 'Parser.js') };
+    });
+  },
+};
+
 const builds = [
   { ...common, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir },
   { ...common, entryPoints: { cli: 'src/cli/launch.ts' }, outdir, banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: { cliMain: 'src/cli/main.ts' }, outdir, plugins: [mcpInItsOwnBundle] },
   { ...common, entryPoints: { mcp: 'src/mcp/main.ts' }, outdir },
-  { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [withoutDomino] },
+  { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [withoutDomino, withoutCssParser, htmlparser2ParserOnly] },
+  // pdf.js is ESM; as CommonJS its `import.meta.url` is empty, so its optional `require('@napi-rs/canvas')`
+  // (a native canvas for rendering) fails quietly and is never loaded: Scout only reads text.
+  { ...common, entryPoints: { pdfjs: 'src/core/web/convert/pdfjsBundle.mjs' }, outdir, logOverride: { 'empty-import-meta': 'silent' } },
   { ...common, entryPoints: { workspaceSearchWorker: 'src/core/workspaceSearch/worker.ts' }, outdir },
 ];
 

@@ -5,11 +5,16 @@
 // through the DOM; this file never hands a string to an HTML parser, so result text can never become markup
 // or script (test/unit/panel/protocol.test.ts checks for the sinks). The Content-Security-Policy allows only
 // this script (by nonce) in any case.
+//
+// Keyboard (the ARIA feed pattern): the cards are the feed's articles and one of them is the tab stop, so Tab
+// from outside lands on a card. ↑/↓ move between cards and rows, Home/End jump to the first and last,
+// PageDown/PageUp and Ctrl+↓/↑ move card to card, Enter opens, Escape returns to the card. Focusing the view
+// (Focus on Results View) focuses the newest card. Only the focused card's buttons are in the tab order.
 // @ts-check
 (function () {
   'use strict';
 
-  const PROTOCOL_VERSION = 1;
+  const PROTOCOL_VERSION = 2;
   // @ts-ignore acquireVsCodeApi is provided by the webview host.
   const vscode = acquireVsCodeApi();
 
@@ -24,12 +29,16 @@
     error: { icon: 'error', text: 'Error' },
     cancelled: { icon: 'circle-slash', text: 'Cancelled' },
   };
+  /** The button each error fix gets (see `adviseOnError` in src/vscode/panel/errorSummary.ts). */
+  const FIXES = { setApiKey: { icon: 'key', label: 'Set API key' } };
+  /** How long a Copy button says "Copied", in ms. */
+  const COPIED_MS = 2000;
 
   /** @type {Map<string, any>} card models by run id */
   const models = new Map();
   /** @type {Map<string, HTMLElement>} card elements by run id */
   const cardEls = new Map();
-  /** @type {Map<number, {button: HTMLButtonElement | undefined, cardId: string}>} */
+  /** @type {Map<number, {button: HTMLButtonElement | undefined, cardId: string, action: string}>} */
   const pending = new Map();
   let nextRequestId = 1;
 
@@ -54,11 +63,13 @@
     }
   });
 
-  /** @param {any} request */
+  // A button waiting for its answer is marked aria-disabled rather than disabled, so it keeps the keyboard focus.
+  /** @param {any} request @param {HTMLElement} [button] */
   function send(request, button) {
+    if (button && button.getAttribute('aria-disabled') === 'true') return;
     const requestId = nextRequestId++;
-    pending.set(requestId, { button, cardId: request.runId });
-    if (button) button.disabled = true;
+    pending.set(requestId, { button: /** @type {HTMLButtonElement | undefined} */ (button), cardId: request.runId, action: request.action });
+    if (button) button.setAttribute('aria-disabled', 'true');
     vscode.postMessage({ type: 'request', requestId, request });
   }
 
@@ -67,7 +78,8 @@
     const entry = pending.get(response.requestId);
     if (!entry) return;
     pending.delete(response.requestId);
-    if (entry.button) entry.button.disabled = false;
+    if (entry.button) entry.button.removeAttribute('aria-disabled');
+    if (response.ok && entry.action === 'copy') confirmCopy(entry.button);
     const card = cardEls.get(entry.cardId);
     const note = card && card.querySelector('.card-note');
     if (note) {
@@ -77,11 +89,29 @@
     if (!response.ok) announce(response.message || 'That did not work.');
   }
 
+  /** Shows "Copied" on a Copy button for {@link COPIED_MS} and says so to a screen reader. */
+  function confirmCopy(button) {
+    announce('Copied the result to the clipboard.');
+    if (!button || !button.isConnected) return;
+    const label = button.querySelector('.action-label');
+    const glyph = button.querySelector('.codicon');
+    if (!label || !glyph) return;
+    label.textContent = 'Copied';
+    glyph.className = 'codicon codicon-check';
+    button.classList.add('confirmed');
+    setTimeout(() => {
+      label.textContent = 'Copy';
+      glyph.className = 'codicon codicon-copy';
+      button.classList.remove('confirmed');
+    }, COPIED_MS);
+  }
+
   // ---- rendering -------------------------------------------------------------------------------------
 
   /** @param {any[]} cards */
   function renderAll(cards) {
     const focusedId = focusedCardId();
+    const stopId = tabStopCardId();
     models.clear();
     cardEls.clear();
     cardsEl.replaceChildren();
@@ -91,8 +121,10 @@
       cardEls.set(card.id, el);
       cardsEl.append(el);
     }
+    const keep = cardEls.get(focusedId || stopId || '');
+    if (keep) makeTabStop(keep);
     afterListChange();
-    if (focusedId && cardEls.has(focusedId)) /** @type {HTMLElement} */ (cardEls.get(focusedId)).focus();
+    if (focusedId && keep) keep.focus();
   }
 
   /** @param {any} card */
@@ -104,6 +136,7 @@
     cardEls.set(card.id, el);
     if (old) {
       const hadFocus = old.contains(document.activeElement);
+      if (old.tabIndex === 0) el.tabIndex = 0;
       old.replaceWith(el);
       if (hadFocus) el.focus();
     } else {
@@ -120,7 +153,7 @@
       el.setAttribute('aria-posinset', String(i + 1));
       el.setAttribute('aria-setsize', String(all.length));
     });
-    ensureTabStop();
+    if (all.length && !all.some((el) => /** @type {HTMLElement} */ (el).tabIndex === 0)) makeTabStop(/** @type {HTMLElement} */ (all[0]));
   }
 
   /** @param {string} id */
@@ -160,14 +193,20 @@
     const meta = h('div', 'card-meta');
     const st = STATUS[card.status] || STATUS.done;
     const status = h('span', 'status');
-    status.append(icon(st.icon, st.spin), h('span', '', card.status === 'running' && card.progress ? `${st.text}: ${card.progress}` : st.text));
+    status.append(icon(st.icon, st.spin), h('span', 'status-text', card.status === 'running' && card.progress ? `${st.text}: ${card.progress}` : st.text));
     meta.append(status);
     const duration = h('span', 'duration', formatDuration(card));
     duration.title = `Started ${new Date(card.startedAt).toLocaleString()}`;
     meta.append(duration);
-    for (const count of card.counts) meta.append(h('span', 'count', `${count.value.toLocaleString()} ${unit(count)}`));
+    for (const count of card.counts) {
+      const c = h('span', 'count', count.text);
+      c.dataset.kind = count.kind;
+      c.title = count.description;
+      meta.append(c);
+    }
     if (card.truncated) {
-      const flag = h('span', 'flag', 'truncated');
+      const flag = h('span', 'flag');
+      flag.append(icon('warning'), h('span', '', 'truncated'));
       flag.title = 'The tool hit a limit: the full result, or a narrower search, has the rest.';
       meta.append(flag);
     }
@@ -179,14 +218,31 @@
     note.setAttribute('role', 'alert');
     el.append(note);
 
-    if (card.error) {
-      const err = h('div', 'error');
-      err.append(icon(card.status === 'cancelled' ? 'circle-slash' : 'error'), h('span', 'error-code', card.error.code), h('span', 'error-message', card.error.message));
-      el.append(err);
-    }
+    if (card.error) el.append(renderError(card));
     const body = renderBody(card);
     if (body) el.append(body);
     return el;
+  }
+
+  /** The error box: a line for the person, then the model's message and the code, then the fix if any. */
+  function renderError(card) {
+    const error = card.error;
+    const box = h('div', 'error');
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', card.status === 'cancelled' ? 'Cancelled' : 'Error');
+    const summary = h('div', 'error-summary');
+    summary.append(icon(card.status === 'cancelled' ? 'circle-slash' : 'error'), h('span', 'error-summary-text', error.summary));
+    box.append(summary);
+    const detail = h('div', 'error-detail');
+    detail.append(h('span', 'error-message', error.message), h('span', 'error-code', error.code));
+    box.append(detail);
+    const fix = FIXES[error.fix];
+    if (fix) {
+      const b = button(fix.icon, fix.label, 'fix', card);
+      b.classList.add('fix');
+      box.append(b);
+    }
+    return box;
   }
 
   /** @param {any} card */
@@ -224,10 +280,8 @@
         return renderSources(card, body);
       case 'page':
         return renderPage(card, body);
-      case 'text': {
-        const pre = h('pre', 'excerpt', body.text);
-        return pre;
-      }
+      case 'text':
+        return excerptNode(body.text, 'First lines of the result');
       default:
         return undefined;
     }
@@ -240,19 +294,21 @@
       return wrap;
     }
     const list = h('ul', 'files');
-    list.setAttribute('aria-label', 'Results');
+    list.setAttribute('aria-label', card.tool === 'glob' ? 'Files' : 'Files and matching lines');
     for (const file of body.files) {
       const li = h('li', 'file');
-      const row = link('row file-row', file.target, card.id, `Open ${file.path}`);
+      const lineCount = file.lines.length ? `, ${file.lines.length} matching line${file.lines.length === 1 ? '' : 's'} listed` : '';
+      const row = link('row file-row', file.target, card.id, `Open ${file.path}${lineCount}`);
       row.append(icon('file'), h('span', 'path', file.path));
       if (file.lines.length) row.append(h('span', 'badge', String(file.lines.length)));
       li.append(row);
       if (file.lines.length) {
         const lines = h('ul', 'lines');
+        lines.setAttribute('aria-label', `Matching lines in ${file.path}`);
         for (const line of file.lines) {
           const lineLi = h('li');
           const lineRow = link('row line-row', line.target, card.id, `Open ${file.path} at line ${line.lineNumber}: ${line.preview}`);
-          lineRow.append(h('span', 'line-no', String(line.lineNumber)), previewNode(line.preview, line.highlight));
+          lineRow.append(h('span', 'line-no', String(line.lineNumber)), previewNode(line.preview, line.highlights));
           lineLi.append(lineRow);
           lines.append(lineLi);
         }
@@ -261,7 +317,7 @@
       list.append(li);
     }
     wrap.append(list);
-    if (body.omitted > 0) wrap.append(moreNote(card, `${body.omitted.toLocaleString()} more ${card.tool === 'glob' ? 'files' : 'matches'} not shown.`));
+    if (body.more) wrap.append(moreNote(card, body.more));
     return wrap;
   }
 
@@ -288,7 +344,7 @@
       list.append(li);
     }
     if (body.sources.length) wrap.append(list);
-    if (body.omitted > 0) wrap.append(moreNote(card, `${body.omitted} more sources not shown.`));
+    if (body.more) wrap.append(moreNote(card, body.more));
     return wrap;
   }
 
@@ -314,34 +370,45 @@
       facts.append(h('dt', '', 'Redirects to'), wrapIn('dd', to));
     }
     wrap.append(facts);
-    if (body.excerpt) {
-      const pre = h('pre', 'excerpt', body.excerpt);
-      pre.setAttribute('aria-label', 'First lines of the page as Markdown');
-      wrap.append(pre);
-    }
+    if (body.excerpt) wrap.append(excerptNode(body.excerpt, 'First lines of the page as Markdown'));
     return wrap;
+  }
+
+  /**
+   * A text excerpt. Chromium puts a scrollable box without focusable content into the tab order (where ↓ would
+   * scroll it); tabindex -1 keeps it out, so Tab moves between cards and buttons only.
+   */
+  function excerptNode(text, label) {
+    const pre = h('pre', 'excerpt', text);
+    pre.tabIndex = -1;
+    pre.setAttribute('aria-label', label);
+    return pre;
   }
 
   function moreNote(card, text) {
     const p = h('p', 'more');
-    p.append(h('span', '', `${text} `));
+    p.append(h('span', 'more-text', `${text}. `));
     if (card.hasText) {
       const b = /** @type {HTMLButtonElement} */ (h('button', 'link-button', 'Open full result'));
       b.type = 'button';
       b.tabIndex = -1;
       b.dataset.action = 'openFull';
+      b.setAttribute('aria-label', `Open the full result (${card.tool})`);
       p.append(b);
     }
     return p;
   }
 
-  function previewNode(text, highlight) {
+  /** The preview text with each highlight range in a <mark>. */
+  function previewNode(text, highlights) {
     const span = h('span', 'preview');
-    if (highlight && highlight.end > highlight.start && highlight.end <= text.length) {
-      span.append(text.slice(0, highlight.start), h('mark', '', text.slice(highlight.start, highlight.end)), text.slice(highlight.end));
-    } else {
-      span.textContent = text;
+    let at = 0;
+    for (const range of highlights || []) {
+      if (range.start < at || range.end <= range.start || range.end > text.length) continue;
+      span.append(text.slice(at, range.start), h('mark', '', text.slice(range.start, range.end)));
+      at = range.end;
     }
+    span.append(text.slice(at));
     return span;
   }
 
@@ -379,16 +446,11 @@
     return i;
   }
 
-  function unit(count) {
-    const singular = { matches: 'match', files: 'file', skipped: 'skipped', sources: 'source' }[count.label];
-    return count.value === 1 ? singular : count.label;
-  }
-
   function cardLabel(card) {
     const args = card.args.map((a) => `${a.name} ${a.value}`).join(', ');
     const st = (STATUS[card.status] || STATUS.done).text;
-    const counts = card.counts.map((c) => `${c.value} ${unit(c)}`).join(', ');
-    return [`${card.tool} ${args}`, st, counts, card.truncated ? 'truncated' : '', card.error ? card.error.message : ''].filter(Boolean).join('. ');
+    const counts = card.counts.map((c) => c.text).join(', ');
+    return [`${card.tool} ${args}`, st, counts, card.truncated ? 'truncated' : '', card.error ? card.error.summary : ''].filter(Boolean).join('. ');
   }
 
   function formatDuration(card) {
@@ -420,7 +482,7 @@
     const card = el.closest('.card');
     if (!card) return;
     const id = /** @type {HTMLElement} */ (card).dataset.id;
-    const actionEl = /** @type {HTMLButtonElement | null} */ (el.closest('[data-action]'));
+    const actionEl = /** @type {HTMLElement | null} */ (el.closest('[data-action]'));
     if (actionEl) {
       event.preventDefault();
       send({ action: actionEl.dataset.action, runId: id }, actionEl);
@@ -429,7 +491,6 @@
     const row = /** @type {HTMLElement | null} */ (el.closest('.row'));
     if (row) {
       event.preventDefault();
-      makeTabStop(row);
       send({ action: 'openTarget', runId: id, target: Number(row.dataset.target) });
     }
   });
@@ -438,27 +499,36 @@
     const el = /** @type {HTMLElement} */ (event.target);
     const items = navigable();
     const index = items.indexOf(el);
-    const move = (to) => {
-      const next = items[Math.max(0, Math.min(items.length - 1, to))];
-      if (next) {
-        makeTabStop(next);
-        next.focus();
-        next.scrollIntoView({ block: 'nearest' });
-      }
+    const move = (/** @type {HTMLElement | undefined} */ next) => {
+      if (next) focusItem(next);
       event.preventDefault();
     };
+    const cards = /** @type {HTMLElement[]} */ ([...cardsEl.children]);
+    const card = /** @type {HTMLElement | null} */ (el.closest('.card'));
+    const at = card ? cards.indexOf(card) : -1;
+    const nextCard = () => move(cards[Math.min(cards.length - 1, at + 1)]);
+    // From inside a card, back goes to that card first; from a card, to the one before.
+    const previousCard = () => move(card && card !== el ? card : cards[Math.max(0, at - 1)]);
     switch (event.key) {
       case 'ArrowDown':
-        if (index >= 0) move(index + 1);
+        if (event.ctrlKey || event.metaKey) nextCard();
+        else if (index >= 0) move(items[Math.min(items.length - 1, index + 1)]);
         break;
       case 'ArrowUp':
-        if (index >= 0) move(index - 1);
+        if (event.ctrlKey || event.metaKey) previousCard();
+        else if (index >= 0) move(items[Math.max(0, index - 1)]);
+        break;
+      case 'PageDown':
+        if (at >= 0) nextCard();
+        break;
+      case 'PageUp':
+        if (at >= 0) previousCard();
         break;
       case 'Home':
-        if (index >= 0) move(0);
+        if (index >= 0) move(items[0]);
         break;
       case 'End':
-        if (index >= 0) move(items.length - 1);
+        if (index >= 0) move(items[items.length - 1]);
         break;
       case 'Enter':
       case ' ': {
@@ -467,32 +537,46 @@
           el.click();
         } else if (el.classList.contains('card') && event.key === 'Enter') {
           event.preventDefault();
-          const card = models.get(el.dataset.id || '');
-          if (card && card.hasText) send({ action: 'openFull', runId: card.id });
+          const model = models.get(el.dataset.id || '');
+          if (model && model.hasText) send({ action: 'openFull', runId: model.id });
         }
         break;
       }
       case 'Escape': {
-        const card = el.closest('.card');
         if (card && card !== el) {
           event.preventDefault();
-          /** @type {HTMLElement} */ (card).focus();
+          card.focus();
         }
         break;
       }
     }
   });
 
-  // The card holding focus puts its buttons in the tab order; other cards' buttons stay out of it, so Tab
-  // leaves the list after one card's actions instead of walking every button of every card.
+  // The card holding focus is the tab stop and puts its buttons in the tab order; other cards' buttons stay
+  // out of it, so Tab leaves the list after one card's actions instead of walking every button of every card.
   cardsEl.addEventListener('focusin', (event) => {
-    const el = /** @type {HTMLElement} */ (event.target);
-    const card = /** @type {HTMLElement | null} */ (el.closest('.card'));
-    for (const c of cardEls.values()) {
-      const inside = c === card;
-      c.querySelectorAll('button').forEach((b) => (b.tabIndex = inside ? 0 : -1));
-    }
-    if (el.classList.contains('card') || el.classList.contains('row')) makeTabStop(el);
+    const card = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (event.target).closest('.card'));
+    if (card) makeTabStop(card);
+  });
+
+  // When the keyboard leaves the panel, every button leaves the tab order again, so Tab or Shift+Tab from
+  // outside lands on the tab-stop card, not on a button.
+  window.addEventListener('blur', () => {
+    for (const b of cardsEl.querySelectorAll('button')) /** @type {HTMLElement} */ (b).tabIndex = -1;
+  });
+
+  // Focusing the view (Focus on Results View, or the view's tab) gives the webview window the focus with
+  // nothing inside it focused: the newest card takes it. A click focuses what it hits instead.
+  let pointerDown = false;
+  window.addEventListener('pointerdown', () => (pointerDown = true), true);
+  window.addEventListener('pointerup', () => setTimeout(() => (pointerDown = false), 0), true);
+  window.addEventListener('focus', () => {
+    setTimeout(() => {
+      const active = document.activeElement;
+      if (pointerDown || !document.hasFocus() || (active && active !== document.body && active !== document.documentElement)) return;
+      const newest = /** @type {HTMLElement | null} */ (cardsEl.firstElementChild);
+      if (newest) focusItem(newest);
+    }, 0);
   });
 
   /** Cards and their rows, in document order: what the arrow keys move between. */
@@ -500,13 +584,23 @@
     return /** @type {HTMLElement[]} */ ([...cardsEl.querySelectorAll('.card, .row')]);
   }
 
-  function makeTabStop(el) {
-    for (const item of navigable()) item.tabIndex = item === el ? 0 : -1;
+  function focusItem(el) {
+    el.focus();
+    el.scrollIntoView({ block: 'nearest' });
   }
 
-  function ensureTabStop() {
-    const items = navigable();
-    if (items.length && !items.some((i) => i.tabIndex === 0)) items[0].tabIndex = 0;
+  /** Makes `card` the one card in the tab order, with its buttons. Rows are reached with the arrow keys. */
+  function makeTabStop(card) {
+    for (const c of cardEls.values()) {
+      const on = c === card;
+      c.tabIndex = on ? 0 : -1;
+      c.querySelectorAll('button').forEach((b) => (/** @type {HTMLElement} */ (b).tabIndex = on ? 0 : -1));
+    }
+  }
+
+  function tabStopCardId() {
+    for (const [id, el] of cardEls) if (el.tabIndex === 0) return id;
+    return undefined;
   }
 
   function focusedCardId() {

@@ -80,3 +80,21 @@ export function spillString(text: SpillText): string {
   const pieces: readonly string[] = Array.isArray(text) ? text : [...text];
   return pieces.length === 1 ? pieces[0]! : pieces.join('');
 }
+
+/**
+ * The first line of a document a host makes from the text a model saw (the VS Code panel's "Open full result"
+ * when the complete result is gone or was never saved): `Scout grep "TODO": the text the model saw`.
+ */
+export function modelTextHeading(tool: ToolName, call: string): string {
+  return `Scout ${tool} ${call}: the text the model saw`;
+}
+
+const HEADING = /^Scout (glob|grep|workspace_search|web_search|web_fetch) .+(?:, complete result|: the text the model saw)$/;
+
+/**
+ * The tool named by a first line made by {@link spillHeading} or {@link modelTextHeading}; undefined for any
+ * other line. VS Code uses it to recognise Scout's documents among the untitled ones hot exit restores.
+ */
+export function headingTool(line: string): ToolName | undefined {
+  return HEADING.exec(line)?.[1] as ToolName | undefined;
+}

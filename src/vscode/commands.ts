@@ -14,8 +14,8 @@ import { services } from './services';
  * and Set Web Search API Key.
  */
 export function registerCommands(context: vscode.ExtensionContext): void {
-  const register = (id: string, run: () => Promise<unknown>) =>
-    context.subscriptions.push(vscode.commands.registerCommand(id, () => run().catch(reportFailure)));
+  const register = (id: string, run: (...args: unknown[]) => Promise<unknown>) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, (...args: unknown[]) => run(...args).catch(reportFailure)));
   register('scout.findFiles', findFiles);
   register('scout.searchText', searchText);
   register('scout.searchWorkspace', searchWorkspace);
@@ -23,7 +23,7 @@ export function registerCommands(context: vscode.ExtensionContext): void {
   register('scout.fetchUrl', fetchUrl);
   register('scout.showResults', () => showResults(undefined, false));
   register('scout.clearResults', async () => services().runs.clear());
-  register('scout.setWebSearchApiKey', () => setWebSearchApiKey(context.secrets));
+  register('scout.setWebSearchApiKey', (provider) => setWebSearchApiKey(context.secrets, provider));
 }
 
 async function findFiles(): Promise<void> {
@@ -206,15 +206,16 @@ const PROVIDER_LABELS: Record<KeyedWebSearchProvider, { label: string; detail: s
 };
 
 /**
- * Asks which keyed provider, then for its API key in a password box, and stores it in `SecretStorage`
- * under {@link webSearchSecretName}. An empty key removes the stored one. The key is never logged or
- * shown. Offers to make that provider the `scout.webSearch.provider` when it is not.
+ * Asks which keyed provider (unless `provider`, the command's optional argument, names one: the results
+ * panel's "Set API key" button passes the configured provider), then for its API key in a password box, and
+ * stores it in `SecretStorage` under {@link webSearchSecretName}. An empty key removes the stored one. The key
+ * is never logged or shown. Offers to make that provider the `scout.webSearch.provider` when it is not.
  */
-async function setWebSearchApiKey(secrets: vscode.SecretStorage): Promise<void> {
-  const picked = await vscode.window.showQuickPick(
-    KEYED_WEB_SEARCH_PROVIDERS.map((id) => ({ id, label: PROVIDER_LABELS[id].label, detail: PROVIDER_LABELS[id].detail })),
-    { title: 'Scout: Set Web Search API Key', placeHolder: 'Which web search provider is the key for?', ignoreFocusOut: true },
-  );
+async function setWebSearchApiKey(secrets: vscode.SecretStorage, provider?: unknown): Promise<void> {
+  const choices = KEYED_WEB_SEARCH_PROVIDERS.map((id) => ({ id, label: PROVIDER_LABELS[id].label, detail: PROVIDER_LABELS[id].detail }));
+  const picked =
+    choices.find((c) => c.id === provider) ??
+    (await vscode.window.showQuickPick(choices, { title: 'Scout: Set Web Search API Key', placeHolder: 'Which web search provider is the key for?', ignoreFocusOut: true }));
   if (!picked) return;
   const key = await vscode.window.showInputBox({
     title: `Scout: ${picked.label} API key`,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { formatToolError, isToolError, ToolError } from '../core/errors';
 import { findTool } from '../core/registry';
 import type { ToolName, ToolOutput } from '../core/tool';
+import { callTimings, describeTimings, type CallTimings, type HostTimings } from './hostTimings';
 import type { RunSource, ToolRun } from './runRecord';
 import { services } from './services';
 
@@ -10,6 +11,17 @@ export interface ExecutedCall {
   readonly run: ToolRun;
   readonly text: string;
   readonly output?: ToolOutput;
+  /** Where the call's time went in the extension host. */
+  readonly timings: CallTimings;
+}
+
+/** Timings of the latest calls, by run id (at most {@link KEPT_TIMINGS}), for {@link timingsOf}. */
+const recentTimings = new Map<string, CallTimings>();
+const KEPT_TIMINGS = 50;
+
+/** Where the time of a recent call (one of the last 50) went; undefined for an older or unknown run id. */
+export function timingsOf(runId: string): CallTimings | undefined {
+  return recentTimings.get(runId);
 }
 
 /**
@@ -28,6 +40,9 @@ export async function executeTool(
   progress?: (message: string) => void,
 ): Promise<ExecutedCall> {
   const svc = services();
+  const started = performance.now();
+  const before = svc.timings.snapshot();
+  let toolMs = 0;
   const cancel = new vscode.CancellationTokenSource();
   const linked = token?.onCancellationRequested(() => cancel.cancel());
   const abort = new AbortController();
@@ -45,20 +60,33 @@ export async function executeTool(
     const config = svc.readConfig();
     const args = tool.parse(input, config);
     const env = await svc.toolEnv(name, config, abort.signal, report);
+    const toolStarted = performance.now();
     const output = await tool.run(args, env);
-    svc.runs.finish(run.id, { status: 'done', summary: output.summary, value: output.value, text: output.text, spillUri: output.spill?.uri });
-    return { run, text: output.text, output };
+    toolMs = performance.now() - toolStarted;
+    const spill = output.spill ? { spillUri: output.spill.uri, spillTitle: svc.spills.titleOf(output.spill.uri) } : {};
+    svc.runs.finish(run.id, { status: 'done', summary: output.summary, value: output.value, text: output.text, ...spill });
+    return { run, text: output.text, output, timings: recordTimings(run, before, started, toolMs) };
   } catch (e) {
     const error = isToolError(e) ? e : internalError(e);
     if (!isToolError(e)) svc.log.error(`${name} failed unexpectedly: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     const text = formatToolError(error);
     const aborted = abort.signal.aborted || error.code.endsWith('_ABORTED');
     svc.runs.finish(run.id, { status: aborted ? 'cancelled' : 'error', error: { code: error.code, message: error.message }, text });
-    return { run, text };
+    return { run, text, timings: recordTimings(run, before, started, toolMs) };
   } finally {
     linked?.dispose();
     cancel.dispose();
   }
+}
+
+/** Works out, keeps and logs (trace level) where the call's time went. */
+function recordTimings(run: ToolRun, before: ReturnType<HostTimings['snapshot']>, started: number, toolMs: number): CallTimings {
+  const svc = services();
+  const timings = callTimings(before, svc.timings.snapshot(), performance.now() - started, toolMs);
+  recentTimings.set(run.id, timings);
+  if (recentTimings.size > KEPT_TIMINGS) recentTimings.delete(recentTimings.keys().next().value!);
+  svc.log.trace(`${run.tool}: ${run.status} in ${describeTimings(timings)}`);
+  return timings;
 }
 
 function internalError(e: unknown): ToolError {

@@ -1,5 +1,7 @@
 import type * as vscode from 'vscode';
 import type { LocatedRipgrep } from '../core/ripgrep/locate';
+import { timingsOf } from './execute';
+import type { CallTimings } from './hostTimings';
 import type { ToolRun } from './runRecord';
 import { registerCommands } from './commands';
 import { registerResultsPanel } from './panel/resultsView';
@@ -17,6 +19,13 @@ export interface ScoutApi {
   runs(): readonly ToolRun[];
   /** Releases every spill document (see `SpillStore.releaseAll`). */
   releaseSpills(): Promise<void>;
+  /**
+   * Looks for Scout's documents among the untitled ones (those hot exit restored) and takes them back into the
+   * retention list, as activation does (see `SpillStore.adoptRestored`). @returns how many it took back
+   */
+  adoptRestored(): Promise<number>;
+  /** Where the time of one of the last 50 calls went (see `CallTimings`); read by `npm run bench:host`. */
+  timings(runId: string): CallTimings | undefined;
 }
 
 /** Scout's entry point: each concern registers itself; services come first, as the others use them. */
@@ -29,5 +38,12 @@ export function activate(context: vscode.ExtensionContext): ScoutApi {
     ripgrep: () => services().ripgrep(),
     runs: () => services().runs.list(),
     releaseSpills: () => services().spills.releaseAll(),
+    adoptRestored: () => services().spills.adoptRestored(),
+    timings: timingsOf,
   };
+}
+
+/** Writes the run history's last change to workspace state before the window closes or reloads. */
+export function deactivate(): Thenable<void> | undefined {
+  return services().runs.flush();
 }

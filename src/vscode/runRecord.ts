@@ -35,6 +35,11 @@ export interface ToolRun {
   error?: { code: string; message: string };
   /** URI of the spill document holding the complete result, when the tool made one. */
   spillUri?: string;
+  /**
+   * That document's first line (`spillHeading`). Untitled URIs are reused once a document is gone, so the
+   * panel opens the document at `spillUri` only while its first line is still this one.
+   */
+  spillTitle?: string;
   /** URI of the document the panel made from `text` when the spill document was gone or never made. */
   textUri?: string;
 }

@@ -4,6 +4,7 @@ import { ToolError } from '../core/errors';
 import { isExecutableFile, locateRipgrep, type LocatedRipgrep } from '../core/ripgrep/locate';
 import type { ToolEnv, ToolName } from '../core/tool';
 import type { WorkspaceFolderRef } from '../core/workspace/folders';
+import { HostTimings } from './hostTimings';
 import { RunLog } from './runs';
 import { SpillStore } from './spill';
 
@@ -14,6 +15,8 @@ export interface Services {
   readonly runs: RunLog;
   /** The untitled documents holding complete over-cap results (see {@link SpillStore} for the retention policy). */
   readonly spills: SpillStore;
+  /** Time the extension host spends on spill documents, the run history and the panel's cards. */
+  readonly timings: HostTimings;
   /** The user's `scout.*` settings over the core defaults. */
   readConfig(): ScoutConfig;
   /**
@@ -42,17 +45,23 @@ export function setServices(value: Services, context: vscode.ExtensionContext): 
 
 /**
  * Makes Scout's services and installs them (first call of `activate`): the "Scout" `LogOutputChannel`,
- * the run log over workspace state, the spill store, and rg resolution that follows `scout.ripgrepPath`.
+ * the run log over workspace state, the spill store (which takes back the spill documents hot exit restored,
+ * in the background), and rg resolution that follows `scout.ripgrepPath`.
  */
 export function registerServices(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Scout', { log: true });
-  const runs = new RunLog(context.workspaceState);
-  const spills = new SpillStore(log);
+  const timings = new HostTimings();
+  const runs = new RunLog(context.workspaceState, timings);
+  const createdAt = (uri: string) => runs.list().find((r) => r.spillUri === uri || r.textUri === uri)?.startedAt;
+  const spills = new SpillStore(log, timings, createdAt);
   const ripgrep = new RipgrepResolver(log);
+  // Spill documents hot exit restored after a reload go back under the retention limits (see SpillStore).
+  void spills.adoptRestored();
   context.subscriptions.push(
     log,
     runs,
     spills,
+    spills.watchRestored(),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(RIPGREP_PATH_SETTING)) ripgrep.forget();
     }),
@@ -62,6 +71,7 @@ export function registerServices(context: vscode.ExtensionContext): void {
     log,
     runs,
     spills,
+    timings,
     readConfig: readScoutConfig,
     ripgrep: () => ripgrep.get(),
     toolEnv: async (tool, config, signal, progress) => ({

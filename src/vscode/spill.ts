@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { COMPLETE_RESULTS_KEPT, COMPLETE_RESULTS_MAX_CODE_UNITS, spillString } from '../core/spill';
+import { COMPLETE_RESULTS_KEPT, COMPLETE_RESULTS_MAX_CODE_UNITS, headingTool, spillString } from '../core/spill';
 import type { SpillLocator, SpillWriter, ToolName } from '../core/tool';
+import type { HostTimings } from './hostTimings';
 
 /** Spill documents whose content Scout keeps; the oldest beyond this are released (the MCP server keeps as many). */
 export const MAX_SPILL_DOCUMENTS = COMPLETE_RESULTS_KEPT;
@@ -12,52 +13,144 @@ const CLEAN_TAB_WAIT_MS = 2000;
 interface HeldSpill {
   readonly document: vscode.TextDocument;
   readonly tool: ToolName;
+  /** The document's first line (`spillHeading`, or `modelTextHeading` for a copy of the model's text). */
   readonly title: string;
-  /** `document.getText().length` when it was made. */
+  /** UTF-16 code units of its text. */
   readonly length: number;
 }
 
 /**
  * Where over-cap results go in VS Code (issue 2, item 5): each complete result becomes an untitled text
- * document made with `vscode.workspace.openTextDocument({ content, language })`. Its `untitled:` URI is what
- * the tool footer gives the model, and `openTextDocument(uri)` reads it back.
+ * document. Its `untitled:` URI is what the tool footer gives the model, and `openTextDocument(uri)` reads it
+ * back. Its first line names the tool, the call and the size (`spillHeading`), and VS Code names an untitled
+ * document after its first line, so its tab, a save prompt and a chat attachment read as a Scout result.
  *
- * Creating it takes no focus, but as the document is unsaved (dirty) the workbench opens it about 0.8 s
- * later as an inactive, pinned tab (its TextFileEditorTracker keeps every dirty document in an editor; when
- * no editor is open, that tab is the one shown). Untitled is still the right kind of document: agents'
- * file-reading tools (Copilot's read_file among them) accept `untitled:` URIs, and the user can see the
- * complete result too.
+ * **Speed** (issue 13 item 7): `openTextDocument({ content })` carries the text to the workbench, which
+ * holds untitled text models, and back to the extension host, where a model reads it; the writer resolves
+ * only then, so a reader of the URI never finds it empty. In code-server that round trip is most of what a
+ * call costs beyond plain Node (see the README's benchmarks; inserting the text into an empty document made
+ * beforehand was measured too, and costs the same). Everything else (releasing, the search for restored
+ * documents) runs in the background.
  *
- * Retention policy: the newest {@link MAX_SPILL_DOCUMENTS} documents are kept, and at most
- * {@link MAX_SPILL_CODE_UNITS} code units of content in all (the newest document is always kept whole).
- * An older document is released: its content is deleted, which makes an untitled document clean again, and
- * then its tab is closed. VS Code frees a clean untitled document and drops its hot-exit backup, so no
- * "save changes?" prompt or restored tab is left behind; a later read of its URI finds an empty document.
+ * **Tabs**: an unsaved (dirty) document gets a tab: the workbench opens every one about 0.8 s after it
+ * becomes dirty, as an inactive, pinned tab that takes no focus. The one exception is VS Code's, not
+ * Scout's: in an editor group with no editor, even an inactive editor is shown, so with no editor open the
+ * spill is the one visible. Closing a dirty tab would ask to save it, so Scout cannot take it away without
+ * deleting the result.
+ *
+ * **Retention**: the newest {@link MAX_SPILL_DOCUMENTS} documents are kept, and at most
+ * {@link MAX_SPILL_CODE_UNITS} code units of content in all (the newest document is always kept whole). An
+ * older document is released in the background: its content is deleted, which makes an untitled document
+ * clean again, and then its tab is closed. VS Code frees a clean untitled document and drops its hot-exit
+ * backup, so no "save changes?" prompt or restored tab is left behind; a later read of its URI finds an empty
+ * document.
+ *
+ * **Reloads**: hot exit restores the dirty documents of a window that reloads. {@link adoptRestored} finds
+ * Scout's among them (untitled, first line a Scout heading) and takes them back into the retention list, so
+ * they count against the same limits and nothing piles up across reloads.
  */
 export class SpillStore implements vscode.Disposable {
   /** Oldest first. */
   private held: HeldSpill[] = [];
   private heldLength = 0;
-
-  constructor(private readonly log: vscode.LogOutputChannel) {}
-
-  /** The {@link SpillWriter} the tools get through their `ToolEnv`. Rejects when VS Code cannot make the document. */
-  readonly writer: SpillWriter = async (pieces, meta) => {
-    const text = spillString(pieces);
-    const document = await vscode.workspace.openTextDocument({ content: text, language: 'plaintext' });
-    this.held.push({ document, tool: meta.tool, title: meta.title, length: text.length });
-    this.heldLength += text.length;
-    this.log.info(`${meta.tool}: complete result (${text.length} characters) saved to ${document.uri.toString()}`);
-    await this.releaseOverflow();
-    return spillLocator(document.uri);
-  };
+  /** Spill documents being made: the search for restored documents waits for them, so it never takes one. */
+  private readonly making = new Set<Promise<unknown>>();
+  /** Background work (releases), one after the other. */
+  private queue: Promise<void> = Promise.resolve();
+  /** The latest search for restored documents (one runs at a time). */
+  private adopting: Promise<number> = Promise.resolve(0);
+  /** Whether a spill of this window has searched for restored documents before releasing any. */
+  private searchedBeforeSpill = false;
+  private disposed = false;
 
   /**
-   * The spill document behind `uri` (a {@link SpillLocator.uri}) while Scout still holds its content;
-   * undefined when it was released, closed, or never made by Scout. The panel opens it with `showTextDocument`.
+   * @param createdAt when the document at a URI was made (epoch ms), from the run history; orders the
+   *   documents taken back after a reload (unknown ones count as oldest)
    */
-  document(uri: string): vscode.TextDocument | undefined {
-    return this.held.find((s) => s.document.uri.toString() === uri && !s.document.isClosed)?.document;
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly timings: HostTimings,
+    private readonly createdAt: (uri: string) => number | undefined,
+  ) {}
+
+  /** The {@link SpillWriter} the tools get through their `ToolEnv`. Rejects when VS Code cannot make the document. */
+  readonly writer: SpillWriter = (pieces, meta) =>
+    this.timings.measureAsync('spill', async () => {
+      // openTextDocument takes one string, so the pieces (issue 15) are joined here.
+      const text = spillString(pieces);
+      const document = await this.fill(text, meta.tool, meta.title);
+      this.log.info(`${meta.tool}: complete result (${text.length} characters) saved to ${document.uri.toString()}`);
+      return spillLocator(document.uri);
+    });
+
+  /**
+   * Saves `text` (which starts with the line `title`) in a spill document and holds it, like {@link writer}.
+   * The panel uses it for a copy of the text a model saw.
+   */
+  save(text: string, tool: ToolName, title: string): Promise<vscode.TextDocument> {
+    return this.fill(text, tool, title);
+  }
+
+  /**
+   * The spill document at `uri` while Scout holds it and its first line is `title` (untitled URIs are reused
+   * once a document is gone); undefined when it was released, closed, or never made by Scout. The panel
+   * opens it with `showTextDocument`.
+   */
+  async document(uri: string, title: string): Promise<vscode.TextDocument | undefined> {
+    const spill = this.held.find((s) => s.document.uri.toString() === uri && s.title === title);
+    return spill && (await current(spill));
+  }
+
+  /** The first line of the held spill document at `uri`, for the run record (see `ToolRun.spillTitle`). */
+  titleOf(uri: string): string | undefined {
+    return this.held.find((s) => s.document.uri.toString() === uri)?.title;
+  }
+
+  /**
+   * Finds the untitled documents that hot exit restored with a Scout heading as their first line (open
+   * documents and tabs alike), and holds them again, oldest first (see the constructor's `createdAt`), then
+   * releases what the limits do not keep. Call at activation; tabs the workbench restores later are found
+   * through {@link watchRestored}, and the first spill of the window searches again before it releases any.
+   * @returns how many documents were taken back (before releasing)
+   */
+  adoptRestored(): Promise<number> {
+    this.adopting = this.adopting.then(() => this.adoptNow());
+    return this.adopting;
+  }
+
+  private async adoptNow(): Promise<number> {
+    await Promise.allSettled([...this.making]);
+    if (this.disposed) return 0;
+    const candidates = new Map<string, vscode.Uri>();
+    for (const d of vscode.workspace.textDocuments) if (d.uri.scheme === 'untitled') candidates.set(d.uri.toString(), d.uri);
+    for (const uri of untitledTabUris()) candidates.set(uri.toString(), uri);
+    const found: { spill: HeldSpill; at: number }[] = [];
+    for (const [key, uri] of candidates) {
+      if (this.isKnown(key)) continue;
+      const spill = await this.restoredSpill(uri);
+      if (spill) found.push({ spill, at: this.createdAt(key) ?? -Infinity });
+    }
+    if (!found.length) return 0;
+    found.sort((a, b) => a.at - b.at);
+    // Restored documents are older than any made in this window.
+    this.held.unshift(...found.map((f) => f.spill));
+    this.heldLength += found.reduce((n, f) => n + f.spill.length, 0);
+    this.log.info(`Took back ${found.length} spill document(s) restored by hot exit: ${found.map((f) => f.spill.title).join('; ')}`);
+    this.releaseOverflowLater();
+    return found.length;
+  }
+
+  /**
+   * Takes back Scout documents whose tabs the workbench restores after activation: it reports them as tabs
+   * opened, or (a whole editor group at once) as a group opened or changed.
+   */
+  watchRestored(): vscode.Disposable {
+    const unknownUntitled = (tabs: readonly vscode.Tab[]) =>
+      tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'untitled' && !this.isKnown(t.input.uri.toString()));
+    return vscode.Disposable.from(
+      vscode.window.tabGroups.onDidChangeTabs((e) => unknownUntitled(e.opened) && void this.adoptRestored()),
+      vscode.window.tabGroups.onDidChangeTabGroups((e) => unknownUntitled([...e.opened, ...e.changed].flatMap((g) => g.tabs)) && void this.adoptRestored()),
+    );
   }
 
   /** Releases every spill document (see the class comment), e.g. when the user clears the results. */
@@ -65,40 +158,116 @@ export class SpillStore implements vscode.Disposable {
     const all = this.held;
     this.held = [];
     this.heldLength = 0;
-    await Promise.all(all.map((s) => this.release(s)));
+    await this.enqueue(() => Promise.all(all.map((s) => this.release(s))).then(() => undefined));
   }
 
-  private async releaseOverflow(): Promise<void> {
-    this.held = this.held.filter((s) => {
-      if (!s.document.isClosed) return true;
-      this.heldLength -= s.length;
-      return false;
-    });
-    while (this.held.length > 1 && (this.held.length > MAX_SPILL_DOCUMENTS || this.heldLength > MAX_SPILL_CODE_UNITS)) {
-      const oldest = this.held.shift()!;
-      this.heldLength -= oldest.length;
-      await this.release(oldest);
+  /** Makes the spill document holding `text` and holds it. @throws Error when VS Code cannot make it */
+  private async fill(text: string, tool: ToolName, title: string): Promise<vscode.TextDocument> {
+    if (!this.searchedBeforeSpill) {
+      // Restored documents the workbench had not shown yet at activation must count before anything is released.
+      this.searchedBeforeSpill = true;
+      void this.adoptRestored();
+    }
+    const making = Promise.resolve(vscode.workspace.openTextDocument({ content: text, language: 'plaintext' }));
+    this.making.add(making);
+    try {
+      const document = await making;
+      this.held.push({ document, tool, title, length: text.length });
+      this.heldLength += text.length;
+      this.releaseOverflowLater();
+      return document;
+    } finally {
+      this.making.delete(making);
     }
   }
 
+  private isKnown(uri: string): boolean {
+    return this.held.some((s) => s.document.uri.toString() === uri);
+  }
+
+  /** The document at a restored untitled `uri` as a held spill, when its first line is a Scout heading. */
+  private async restoredSpill(uri: vscode.Uri): Promise<HeldSpill | undefined> {
+    let document: vscode.TextDocument;
+    try {
+      document = await vscode.workspace.openTextDocument(uri);
+    } catch {
+      return undefined;
+    }
+    const title = document.lineCount > 0 ? document.lineAt(0).text : '';
+    const tool = headingTool(title);
+    if (!tool || document.isClosed || this.isKnown(uri.toString())) return undefined;
+    return { document, tool, title, length: document.getText().length };
+  }
+
+  private releaseOverflowLater(): void {
+    void this.enqueue(async () => {
+      // Documents VS Code has freed (their tab was closed without saving) no longer count.
+      const tabs = new Set(untitledTabUris().map(String));
+      this.held = this.held.filter((s) => {
+        if (!s.document.isClosed || tabs.has(s.document.uri.toString())) return true;
+        this.heldLength -= s.length;
+        return false;
+      });
+      while (this.held.length > 1 && (this.held.length > MAX_SPILL_DOCUMENTS || this.heldLength > MAX_SPILL_CODE_UNITS)) {
+        const oldest = this.held.shift()!;
+        this.heldLength -= oldest.length;
+        await this.release(oldest);
+      }
+    });
+  }
+
+  private enqueue(work: () => Promise<void>): Promise<void> {
+    const next = this.queue.then(work).catch((e: unknown) => this.log.warn(`Releasing spill documents failed: ${e instanceof Error ? e.message : String(e)}`));
+    this.queue = next;
+    return next;
+  }
+
   private async release(spill: HeldSpill): Promise<void> {
-    const { document } = spill;
-    const name = `${document.uri.toString()} (${spill.title})`;
-    if (document.isClosed) return;
+    const name = `${spill.document.uri.toString()} (${spill.title})`;
+    const document = await current(spill);
+    if (!document) return;
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end), '');
+    edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end));
     if (!(await vscode.workspace.applyEdit(edit))) {
       this.log.warn(`${spill.tool}: could not release the spill document ${name}`);
       return;
     }
     const closed = await closeCleanTabs(document.uri);
-    this.log.trace(`${spill.tool}: released the spill document ${name}${closed ? `, closed ${closed} tab(s)` : ''}`);
+    this.log.info(`${spill.tool}: released the spill document ${name}${closed ? `, closed ${closed} tab(s)` : ''}`);
   }
 
   dispose(): void {
+    this.disposed = true;
     this.held = [];
     this.heldLength = 0;
   }
+}
+
+/**
+ * A held spill's document as it is now, or undefined when its first line is no longer the spill's title
+ * (emptied, or the URI reused). When VS Code has closed the extension host's copy while a tab still shows
+ * the document (a restored tab whose text model was let go), the document is opened again.
+ */
+async function current(spill: HeldSpill): Promise<vscode.TextDocument | undefined> {
+  let document = spill.document;
+  if (document.isClosed) {
+    if (!untitledTabUris().some((u) => u.toString() === document.uri.toString())) return undefined;
+    try {
+      document = await vscode.workspace.openTextDocument(document.uri);
+    } catch {
+      return undefined;
+    }
+  }
+  return document.lineCount > 0 && document.lineAt(0).text === spill.title ? document : undefined;
+}
+
+/** The URIs of every untitled text tab in the window. */
+function untitledTabUris(): vscode.Uri[] {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .map((t) => t.input)
+    .filter((i): i is vscode.TabInputText => i instanceof vscode.TabInputText && i.uri.scheme === 'untitled')
+    .map((i) => i.uri);
 }
 
 /**

@@ -19,8 +19,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { activation } from './cases/activation';
 import { cancellation } from './cases/cancel';
+import { editor } from './cases/editor';
 import { globPlan, globWhole } from './cases/glob';
 import { grepBroad, grepSelective } from './cases/grep';
+import { webBodiesCase } from './cases/webBodies';
 import { webFetchCase } from './cases/webFetchTable';
 import { workspaceSearchCase } from './cases/workspaceSearchTable';
 import { BROAD_TOKEN, ensureCorpus, SELECTIVE_TOKEN, type CorpusManifest } from './corpus';
@@ -37,6 +39,8 @@ const CASES: { id: string; run: (ctx: CaseContext) => Promise<CaseResult> }[] = 
   { id: 'activation', run: activation },
   { id: 'workspace-search', run: workspaceSearchCase },
   { id: 'web-fetch', run: webFetchCase },
+  { id: 'web-bodies', run: webBodiesCase },
+  { id: 'editor', run: editor },
 ];
 
 interface Options {

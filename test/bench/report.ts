@@ -30,6 +30,8 @@ export interface CaseResult {
   readonly facts: readonly string[];
   readonly sides: readonly Side[];
   readonly checks: readonly Check[];
+  /** Further Markdown tables of the case, each under a one-line title (printed after the sides). */
+  readonly tables?: readonly { readonly title: string; readonly markdown: string }[];
   /** Findings and caveats worth a sentence. */
   readonly notes: readonly string[];
   /** Where Scout's time went in one profiled call (added when a target is missed, or with --profile). */
@@ -87,6 +89,7 @@ export function renderCase(c: CaseResult): string {
     for (const s of c.sides) out.push(`| ${s.label} | ${s.wallMs ? fmt(s.wallMs.median) : '—'} | ${spread(s.wallMs) || '—'} | ${rss(s)} |`);
     out.push('');
   }
+  for (const t of c.tables ?? []) out.push(`${t.title}:`, '', t.markdown, '');
   if (c.checks.length) {
     out.push('| check | measured | target | result |', '| --- | ---: | ---: | --- |');
     for (const k of c.checks) out.push(`| ${k.what} | ${measured(k)} | ${target(k)} | ${k.met ? 'met' : '**missed**'} |`);

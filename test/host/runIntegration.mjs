@@ -2,7 +2,8 @@
 // 1.139.1) driven through Debian Chromium.
 //
 // 1. installs/caches the editor host (install.sh), packs Scout (`npm run package` → scout.vsix) and installs
-//    the VSIX into a fresh extensions folder, next to the test extension (test/integration/);
+//    the VSIX into a fresh extensions folder, next to the test extension (test/integration/) and the
+//    scripted chat model of the agent-mode tests (test/agentModel/);
 // 2. makes a fixture workspace whose .vscode/settings.json tries to reconfigure Scout (a hostile rg path and
 //    allowPathsOutsideWorkspace), and starts code-server on it in its own process group;
 // 3. opens the workbench in Chromium: the test extension runs suite/*.test.ts inside the extension host
@@ -15,7 +16,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { packTestExtension, suiteFiles, testExtensionRoot } from '../integration/build.mjs';
+import { packAgentModel, packTestExtension, suiteFiles, testExtensionRoot } from '../integration/build.mjs';
 import { ensureHost, freePort, installVsix, launchChromium, packScout, repoRoot, startCodeServer, USER_SETTINGS, workbenchUrl, writeUserSettings } from './editorHost.mjs';
 import { setUiHost } from './uiHost.mjs';
 
@@ -36,7 +37,15 @@ const WINDOW_TITLES = { folder: 'fixture folder open', multiRoot: 'multi-root wo
  * shows web_fetch's confirmation as a modal dialog that nothing in the extension host can answer, so the run
  * approves 127.0.0.1 (an application-scoped user setting). ui/webFetchConfirmation.ui.mjs answers the dialog.
  */
-const TEST_USER_SETTINGS = { ...USER_SETTINGS, 'scout.webFetch.autoApprovedDomains': ['127.0.0.1'] };
+const TEST_USER_SETTINGS = {
+  ...USER_SETTINGS,
+  'scout.webFetch.autoApprovedDomains': ['127.0.0.1'],
+  // Agent mode with the scripted test model (ui/agentMode.ui.mjs): tool rows stay visible in the transcript,
+  // and utility requests go to the chat's model, so no banner asks for a utility model.
+  'chat.agent.enabled': true,
+  'chat.agent.collapseCompletedResponses': false,
+  'chat.byokUtilityModelDefault': 'mainAgent',
+};
 let phase = 'starting';
 
 const hardStop = setTimeout(() => {
@@ -57,10 +66,14 @@ try {
   phase = 'installing the editor host';
   const host = await ensureHost();
 
-  phase = 'packing and installing Scout and the test extension';
+  phase = 'packing and installing Scout, the test extension and the test model';
   const extensionsDir = path.join(tmp, 'extensions');
   const userDataDir = path.join(tmp, 'user-data');
-  const vsixFiles = await Promise.all([packScout(), packTestExtension(path.join(tmp, 'scout-integration-tests.vsix'))]);
+  const vsixFiles = await Promise.all([
+    packScout(),
+    packTestExtension(path.join(tmp, 'scout-integration-tests.vsix')),
+    packAgentModel(path.join(tmp, 'scout-agent-model.vsix')),
+  ]);
   const vsixBytes = statSync(vsixFiles[0]).size;
   say(`scout.vsix is ${(vsixBytes / 1024).toFixed(0)} KiB`);
   if (vsixBytes >= MAX_VSIX_BYTES) throw new Error(`scout.vsix is ${vsixBytes} bytes, over the 1 MB limit: check .vscodeignore with npx vsce ls`);
@@ -107,6 +120,9 @@ try {
   for (const [window, where, target] of more) {
     if (!suiteFiles()[window].length) continue;
     phase = `running the in-host suites ${where}`;
+    // A window that came up without the folders it was asked for (see openWindowForReport) reported as
+    // another kind, maybe this one: such a report is stale.
+    rmSync(path.join(results, `${window}.json`), { force: true });
     reports.push(await openWindowForReport(browser, workbenchUrl(server.url, target), results, window, server, pageErrors));
   }
 

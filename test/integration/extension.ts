@@ -18,9 +18,20 @@ export function activate(context: vscode.ExtensionContext): void {
   if (!dir) return;
   registerAgentCommands(context);
   const folders = vscode.workspace.workspaceFolders?.length ?? 0;
-  const window: WindowKind = folders > 1 ? 'multiRoot' : folders === 1 ? 'folder' : 'emptyWindow';
+  // A .code-workspace window can start its extension host before its folders are in (under load it has
+  // none yet), so it is told apart by its workspace file, not by counting folders.
+  const window: WindowKind = vscode.workspace.workspaceFile || folders > 1 ? 'multiRoot' : folders === 1 ? 'folder' : 'emptyWindow';
   reportScoutSettings(context, path.join(dir, `settings-${window}.json`));
-  void runSuites(window)
+  // A UI test that reloads the window (ui/spillReload.ui.mjs) must not run the suites a second time.
+  if (fs.existsSync(path.join(dir, `${window}.json`))) return;
+  void untilFoldersLoaded(window).then((loaded) => {
+    // A window that came up without its folders writes no report: the runner opens it again.
+    if (loaded) void runAndReport(dir, window);
+  });
+}
+
+function runAndReport(dir: string, window: WindowKind): Promise<void> {
+  return runSuites(window)
     .catch((e: unknown): SuiteReport => ({ ...emptyReport(window), failures: 1, crash: e instanceof Error ? (e.stack ?? e.message) : String(e) }))
     .then((report) => {
       const file = path.join(dir, `${window}.json`);
@@ -42,6 +53,18 @@ function reportScoutSettings(context: vscode.ExtensionContext, file: string): vo
   };
   write();
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('scout') && write()));
+}
+
+/**
+ * Waits (60 s at most) until a multi-root window has more than one folder; other windows go on at once.
+ * @returns false when the folders never came
+ */
+async function untilFoldersLoaded(window: WindowKind): Promise<boolean> {
+  for (let waited = 0; window === 'multiRoot' && (vscode.workspace.workspaceFolders?.length ?? 0) < 2; waited += 100) {
+    if (waited >= 60_000) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
 }
 
 function emptyReport(window: WindowKind): SuiteReport {

@@ -44,6 +44,11 @@ export interface GlobValue {
   readonly readAs?: string;
   /** Paths rg could not read and left out (issue 12); absent when there were none. */
   readonly unreadable?: UnreadablePath[];
+  /**
+   * Over `globMaxResults` only: the paths the text's page lists, in `paths` order (the head of `paths`, or
+   * the round-robin sample of `sampleOverCapGlobResults`), so a viewer can show exactly what the model got.
+   */
+  readonly page?: string[];
 }
 
 /**
@@ -101,7 +106,8 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   if (paths.length <= cap) return { text: layoutResult(listing.lines, notes, undefined, note), value, summary: { ...summary, truncated: false } };
 
   const sample = config.sampleOverCapGlobResults ? sampleAcrossTopLevel(paths, target.relPath, cap) : undefined;
-  const page = sample && !sample.equalsHead ? sample.indices.map((i) => listing.lines[i]!) : listing.lines.slice(0, cap);
+  const sampled = sample && !sample.equalsHead ? sample.indices : undefined;
+  const page = sampled ? sampled.map((i) => listing.lines[i]!) : listing.lines.slice(0, cap);
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}`;
   const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file') }, () => layoutPieces(listing.pieces, notes, undefined, note));
   const omitted = `${count(paths.length - page.length, 'more file')} not shown`;
@@ -118,7 +124,7 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   }
   return {
     text: layoutResult(page, notes, footer, note),
-    value,
+    value: { ...value, page: sampled ? sampled.map((i) => paths[i]!) : paths.slice(0, cap) },
     summary: { ...summary, truncated: true },
     ...(saved.spill ? { spill: saved.spill } : {}),
   };

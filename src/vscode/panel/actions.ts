@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
+import { quoteValue } from '../../core/errors';
+import { modelTextHeading } from '../../core/spill';
 import { executeTool, type ExecutedCall } from '../execute';
 import type { ToolRun } from '../runRecord';
 import { services } from '../services';
+import { MAX_SPILL_DOCUMENTS } from '../spill';
 import { isWebUrl, type CardTarget } from './cards';
 import { locateRunFile } from './locate';
 import { findMatch, trimmedRange } from './match';
@@ -39,29 +42,38 @@ export async function openTarget(run: ToolRun, target: CardTarget): Promise<void
 
 /**
  * Shows the run's full result in an editor: its spill document (the complete over-cap result) while the
- * spill store still holds it, otherwise a new spill document made from the text the model saw, with a
- * first line saying so when the complete result was released. The new document goes through the same
- * spill store, so it counts against the same retention limits (see `SpillStore`), and is recorded on the
- * run so the next click shows it again.
+ * spill store still holds it (also after a window reload: hot exit restores it and the store takes it back),
+ * otherwise a new untitled document made from the text the model saw, headed `Scout <tool> <call>: the text
+ * the model saw` and, when the complete result was released, a line saying so. The new document goes through
+ * the same spill store, so it counts against the same retention limits (see `SpillStore`), and is recorded
+ * on the run so the next click shows it again.
  *
  * @throws Error when the run has no text yet (it is still running), or VS Code cannot make the document
  */
 export async function openFullResult(run: ToolRun): Promise<void> {
   const { spills, runs } = services();
-  const held = [run.spillUri, run.textUri].map((uri) => uri && spills.document(uri)).find((d) => d !== undefined);
+  const copyTitle = modelTextHeading(run.tool, callOf(run.input));
+  const held =
+    (run.spillUri && run.spillTitle ? await spills.document(run.spillUri, run.spillTitle) : undefined) ??
+    (run.textUri ? await spills.document(run.textUri, copyTitle) : undefined);
   if (held) {
     await vscode.window.showTextDocument(held, { preview: false });
     return;
   }
   if (!run.text) throw new Error('This call has no result yet.');
   const note = run.spillUri
-    ? '[Scout: the complete result of this call is no longer kept (see "Spill documents" in the README); below is the text the model saw. Rerun the call for the complete result.]\n\n'
+    ? `[The complete result of this call is no longer kept: Scout keeps the ${MAX_SPILL_DOCUMENTS} newest (see "Over-cap results" in Scout's README). Below is the text the model saw; rerun the call for the complete result.]\n\n`
     : '';
-  const locator = await spills.writer([`${note}${run.text}`], { tool: run.tool, title: `${run.tool} result` });
-  runs.attachTextDocument(run.id, locator.uri);
-  const document = spills.document(locator.uri);
-  if (!document) throw new Error('The result document could not be opened.');
+  const document = await spills.save(`${copyTitle}\n\n${note}${run.text}`, run.tool, copyTitle);
+  runs.attachTextDocument(run.id, document.uri.toString());
   await vscode.window.showTextDocument(document, { preview: false });
+}
+
+/** The call in a document heading: its first text argument (pattern, query, URL or first query), quoted. */
+function callOf(input: unknown): string {
+  const values = typeof input === 'object' && input !== null ? Object.values(input) : [];
+  const first = values.map((v) => (Array.isArray(v) ? v[0] : v)).find((v): v is string => typeof v === 'string');
+  return first === undefined ? '(no arguments)' : quoteValue(first);
 }
 
 /** Copies the text the model saw to the clipboard. @throws Error when there is none yet */

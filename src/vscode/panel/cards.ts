@@ -6,16 +6,22 @@
  * panel does not know (an older run, a changed tool) still gives a card, showing the first lines of the
  * model text. Every list is bounded, so a card stays small whatever the run produced.
  */
+import { showControlPictures } from '../../core/controlCharacters';
+import { countOf } from '../../core/spill';
 import type { ToolRun } from '../runRecord';
-import { cutText, findMatch, previewLine, utf8RangeToUtf16, type LineRange, type MatchHint } from './match';
-import type { CardBody, CardCount, CardModel, FileRow, SourceRow } from './protocol';
+import { adviseOnError } from './errorSummary';
+import { cutText, findAll, previewLine, utf8RangesToUtf16, type LineRange, type MatchHint } from './match';
+import type { CardBody, CardCount, CardModel, CountKind, FileRow, SourceRow } from './protocol';
 
-/** Rows (files plus lines) one card lists; the rest are counted and left to the full result. */
+/**
+ * Rows (files plus lines) one grep or workspace_search card lists; the rest are counted and left to the full
+ * result. A glob card lists its whole page instead (see {@link buildCard}).
+ */
 export const MAX_CARD_ROWS = 60;
 /** UTF-16 code units of a line preview or snippet on a card. */
 export const MAX_PREVIEW_CHARS = 240;
-/** Sources one web_search card lists. */
-export const MAX_CARD_SOURCES = 20;
+/** Sources one web_search card lists: the most `scout.webSearch.searchMaxResults` allows, so the card lists what the model got. */
+export const MAX_CARD_SOURCES = 50;
 /** Lines, and UTF-16 code units, of the Markdown excerpt on a web_fetch card or a text card. */
 export const EXCERPT_LINES = 12;
 export const EXCERPT_CHARS = 2000;
@@ -39,7 +45,13 @@ export interface BuiltCard {
   readonly targets: readonly CardTarget[];
 }
 
-/** Builds the card of `run`. Pure and deterministic, so the targets of a row can be rebuilt on a click. */
+/**
+ * Builds the card of `run`. Pure and deterministic, so the targets of a row can be rebuilt on a click.
+ *
+ * A card shows the model's view: a glob card lists exactly the page the model got (glob's `page`, the
+ * round-robin sample when sampling applied), grep and workspace_search cards the first of the matches the
+ * model got in its order, and then how many more the full result holds.
+ */
 export function buildCard(run: ToolRun): BuiltCard {
   const targets: CardTarget[] = [];
   const body = run.status === 'done' ? buildBody(run, targets) : { kind: 'none' as const };
@@ -54,30 +66,75 @@ export function buildCard(run: ToolRun): BuiltCard {
     progress: run.status === 'running' ? run.progress : undefined,
     counts: countsOf(run),
     truncated: run.summary?.truncated ?? false,
-    error: run.error,
+    error: run.error && { code: run.error.code, message: run.error.message, ...adviseOnError(run.tool, run.error) },
     body,
     hasText: typeof run.text === 'string' && run.text.length > 0,
   };
   return { card, targets };
 }
 
-/** The arguments as `name: value` pairs: strings as they are, other values as JSON, each cut to a bound. */
+/**
+ * The arguments as `name: value` pairs: strings as they are, other values as JSON, each cut to a bound, with
+ * unsafe characters shown as control pictures (see `controlCharacters.ts`).
+ */
 export function describeArgs(input: unknown): { name: string; value: string }[] {
-  if (!isRecord(input)) return input === undefined ? [] : [{ name: 'input', value: cutText(safeJson(input), MAX_ARG_CHARS) }];
+  if (!isRecord(input)) return input === undefined ? [] : [{ name: 'input', value: shown(safeJson(input), MAX_ARG_CHARS) }];
   return Object.keys(input).map((name) => {
     const v = input[name];
     const text = typeof v === 'string' ? v : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v.map((x) => JSON.stringify(x)).join(', ') : safeJson(v);
-    return { name, value: cutText(text, MAX_ARG_CHARS) };
+    return { name: showControlPictures(cutText(name, MAX_ARG_CHARS)), value: shown(text, MAX_ARG_CHARS) };
   });
 }
 
+/** The words of each count kind (singular, plural) and what it counts. */
+const COUNT_WORDS: Record<CountKind, { one: string; many: string; description: string }> = {
+  matches: { one: 'match', many: 'matches', description: 'Matching lines' },
+  filesWithMatches: { one: 'file with matches', many: 'files with matches', description: 'Files holding at least one matching line' },
+  filesScanned: { one: 'file scanned', many: 'files scanned', description: 'Files read and searched' },
+  skipped: { one: 'skipped', many: 'skipped', description: 'Files found but not searched (too large, binary, unreadable, or past a limit)' },
+  filesFound: { one: 'file found', many: 'files found', description: 'Files whose path matches the glob' },
+  sources: { one: 'source', many: 'sources', description: 'Web pages the search returned' },
+};
+
+function count(kind: CountKind, value: number): CardCount {
+  const words = COUNT_WORDS[kind];
+  return { kind, value, text: countOf(value, words.one, words.many), description: words.description };
+}
+
+/**
+ * The counts of a finished run in the one vocabulary every card uses. The run summary's `files` means files
+ * found for glob, files with matches for grep and files scanned for workspace_search (whose files with
+ * matches are counted from its report's matches).
+ */
 function countsOf(run: ToolRun): CardCount[] {
   const s = run.summary;
   if (!s) return [];
   const counts: CardCount[] = [];
-  if (s.matches !== undefined) counts.push({ label: run.tool === 'web_search' ? 'sources' : 'matches', value: s.matches });
-  if (s.files !== undefined) counts.push({ label: 'files', value: s.files });
-  if (s.skipped !== undefined) counts.push({ label: 'skipped', value: s.skipped });
+  const add = (kind: CountKind, value: number | undefined) => {
+    if (value !== undefined) counts.push(count(kind, value));
+  };
+  switch (run.tool) {
+    case 'glob':
+      add('filesFound', s.files);
+      break;
+    case 'grep':
+      add('matches', s.matches);
+      add('filesWithMatches', s.files);
+      break;
+    case 'workspace_search': {
+      add('matches', s.matches);
+      const matches = isRecord(run.value) && Array.isArray(run.value.matches) ? run.value.matches : undefined;
+      add('filesWithMatches', matches && new Set(matches.map((m) => (isRecord(m) ? m.path : undefined)).filter((p) => typeof p === 'string')).size);
+      add('filesScanned', s.files);
+      add('skipped', s.skipped);
+      break;
+    }
+    case 'web_search':
+      add('sources', s.matches);
+      break;
+    case 'web_fetch':
+      break;
+  }
   return counts;
 }
 
@@ -86,27 +143,24 @@ function buildBody(run: ToolRun, targets: CardTarget[]): CardBody {
   switch (run.tool) {
     case 'glob': {
       if (isRecord(value) && isStringArray(value.paths)) {
-        return fileList(value.paths.map((path) => ({ path })), run.summary?.files, targets, workdirOf(value));
+        // Over the cap the model got `page` (the head or the round-robin sample); otherwise every path.
+        const page = isStringArray(value.page) ? value.page : value.paths;
+        return fileList(page.map((path) => ({ path })), run.summary?.files, targets, workdirOf(value), { maxRows: Infinity, unit: ['more file', 'more files'] });
       }
       break;
     }
     case 'grep': {
-      const matches = isRecord(value) ? lineMatches(value.matches) : undefined;
-      if (isRecord(value) && matches) return fileList(matches, run.summary?.matches, targets, workdirOf(value));
+      const matches = isRecord(value) ? grepMatches(value.matches) : undefined;
+      if (isRecord(value) && matches) return fileList(matches, run.summary?.matches, targets, workdirOf(value), MATCH_LIST);
       break;
     }
     case 'workspace_search': {
-      // The report (seed 003) names its query and case rule; `preview` is the clipped line.
-      const matches = isRecord(value) ? lineMatches(value.matches) : undefined;
+      // The report (seed 003) names its query and case rule; `preview` is the line clipped around its first match.
+      const matches = isRecord(value) ? reportMatches(value) : undefined;
       if (isRecord(value) && matches) {
-        const query = typeof value.query === 'string' ? value.query : '';
-        const hint = query ? { literal: query, caseSensitive: value.caseSensitive === true } : undefined;
-        return fileList(
-          matches.map((m) => ({ ...m, range: m.range ?? (hint && m.line !== undefined ? findMatch(m.line, hint) : undefined), match: m.match ?? hint })),
-          run.summary?.matches,
-          targets,
-          workdirOf(value),
-        );
+        const omitted = nonNegativeInt(value.omittedMatches) ?? 0;
+        const total = run.summary?.matches === undefined ? undefined : run.summary.matches - omitted;
+        return fileList(matches, total, targets, workdirOf(value), MATCH_LIST);
       }
       break;
     }
@@ -128,18 +182,27 @@ interface ListedMatch {
   readonly path: string;
   readonly lineNumber?: number;
   readonly line?: string;
-  /** Where the match is in `line`. */
-  readonly range?: LineRange;
-  /** How to find the match again in the file's current line. */
+  /** Where the matches are in `line`. */
+  readonly ranges?: readonly LineRange[];
+  /** How to find the first match again in the file's current line. */
   readonly match?: MatchHint;
 }
 
+interface ListShape {
+  /** Rows (files plus lines) listed at most. */
+  readonly maxRows: number;
+  /** The noun of what `total` counts, after a number: singular and plural. */
+  readonly unit: readonly [string, string];
+}
+
+const MATCH_LIST: ListShape = { maxRows: MAX_CARD_ROWS, unit: ['more match', 'more matches'] };
+
 /**
- * Groups matches by file in first-seen order, listing at most {@link MAX_CARD_ROWS} rows (files plus lines).
+ * Groups matches by file in first-seen order, listing at most `shape.maxRows` rows (files plus lines).
  * `total` is the run's own count of items (matches, or files for glob), which the stored value may not hold
  * in full; `omitted` is how many of them the card leaves out.
  */
-function fileList(items: readonly ListedMatch[], total: number | undefined, targets: CardTarget[], workdir: Workdir): CardBody {
+function fileList(items: readonly ListedMatch[], total: number | undefined, targets: CardTarget[], workdir: Workdir, shape: ListShape): CardBody {
   const files: { path: string; target: number; lines: FileRow['lines'][number][] }[] = [];
   const byPath = new Map<string, (typeof files)[number]>();
   let rows = 0;
@@ -147,43 +210,63 @@ function fileList(items: readonly ListedMatch[], total: number | undefined, targ
   for (const item of items) {
     let file = byPath.get(item.path);
     const rowsNeeded = (file ? 0 : 1) + (item.lineNumber !== undefined ? 1 : 0);
-    if (rows + rowsNeeded > MAX_CARD_ROWS) continue;
+    if (rows + rowsNeeded > shape.maxRows) continue;
     shown++;
     if (!file) {
-      file = { path: item.path, target: targets.push({ kind: 'file', path: item.path, ...workdir }) - 1, lines: [] };
+      file = { path: showControlPictures(item.path), target: targets.push({ kind: 'file', path: item.path, ...workdir }) - 1, lines: [] };
       byPath.set(item.path, file);
       files.push(file);
     }
     if (item.lineNumber !== undefined) {
-      const line = item.line ?? '';
       const target = targets.push({ kind: 'file', path: item.path, ...workdir, lineNumber: item.lineNumber, match: item.match }) - 1;
-      const preview = previewLine(line, MAX_PREVIEW_CHARS, item.range);
-      file.lines.push({ lineNumber: item.lineNumber, preview: preview.text, highlight: preview.highlight, target });
+      const preview = previewLine(item.line ?? '', MAX_PREVIEW_CHARS, item.ranges);
+      file.lines.push({ lineNumber: item.lineNumber, preview: preview.text, highlights: preview.highlights, target });
     }
     rows += rowsNeeded;
   }
-  return { kind: 'files', files, omitted: Math.max(total ?? 0, items.length) - shown };
+  const omitted = Math.max(total ?? 0, items.length) - shown;
+  return { kind: 'files', files, omitted, ...(omitted > 0 ? { more: `${countOf(omitted, ...shape.unit)} in the full result` } : {}) };
 }
 
 /**
- * Reads `[{path, lineNumber, line}]`, accepting `line` as the number and `preview`/`text` as the text.
- * The first of grep's `submatches` (UTF-8 byte offsets into the line, as rg reports them) gives the match
- * range and the matched text to look for again; a non-UTF-8 line (`lineBase64`) has no usable range.
+ * Reads grep's `[{path, lineNumber, line, submatches}]`. rg's `submatches` (UTF-8 byte offsets into the line)
+ * give every match range; the first one's text is what the editor looks for again. A non-UTF-8 line
+ * (`lineBase64`) has no usable ranges.
  */
-function lineMatches(raw: unknown): ListedMatch[] | undefined {
+function grepMatches(raw: unknown): ListedMatch[] | undefined {
   if (!Array.isArray(raw)) return undefined;
   const out: ListedMatch[] = [];
   for (const m of raw) {
     if (!isRecord(m) || typeof m.path !== 'string') continue;
-    const lineNumber = lineNo(m.lineNumber) ?? lineNo(m.line);
-    const text = [m.preview, m.text, m.line].find((t): t is string => typeof t === 'string');
-    const first = Array.isArray(m.submatches) ? m.submatches[0] : undefined;
-    const range =
-      text !== undefined && m.lineBase64 === undefined && isRecord(first) && nonNegativeInt(first.start) !== undefined && nonNegativeInt(first.end) !== undefined
-        ? utf8RangeToUtf16(text, first.start as number, first.end as number)
-        : undefined;
-    const match = range && range.end > range.start ? { literal: text!.slice(range.start, range.end), caseSensitive: true } : undefined;
-    out.push({ path: m.path, lineNumber, line: text, range, match });
+    const line = typeof m.line === 'string' ? m.line : undefined;
+    const submatches = Array.isArray(m.submatches) ? m.submatches.filter(isRecord) : [];
+    const byteRanges = submatches.flatMap((s) => {
+      const start = nonNegativeInt(s.start);
+      const end = nonNegativeInt(s.end);
+      return start !== undefined && end !== undefined ? [{ start, end }] : [];
+    });
+    const ranges = line !== undefined && m.lineBase64 === undefined ? utf8RangesToUtf16(line, byteRanges) : [];
+    const first = ranges.find((r) => r.end > r.start);
+    out.push({ path: m.path, lineNumber: lineNo(m.lineNumber), line, ranges, match: first && { literal: line!.slice(first.start, first.end), caseSensitive: true } });
+  }
+  return out;
+}
+
+/**
+ * Reads workspace_search's report: `[{path, line, preview}]` with the report's `query` and `caseSensitive`.
+ * Every occurrence of the query in the preview is a match range (the report gives only the first one's
+ * column, in the unclipped line).
+ */
+function reportMatches(value: Record<string, unknown>): ListedMatch[] | undefined {
+  if (!Array.isArray(value.matches)) return undefined;
+  const query = typeof value.query === 'string' ? value.query : '';
+  const hint = query ? { literal: query, caseSensitive: value.caseSensitive === true } : undefined;
+  const out: ListedMatch[] = [];
+  for (const m of value.matches) {
+    if (!isRecord(m) || typeof m.path !== 'string') continue;
+    const preview = typeof m.preview === 'string' ? m.preview : undefined;
+    const ranges = hint && preview !== undefined ? findAll(preview, hint, MAX_PREVIEW_CHARS) : [];
+    out.push({ path: m.path, lineNumber: lineNo(m.line), line: preview, ranges, match: hint });
   }
   return out;
 }
@@ -195,7 +278,6 @@ function workdirOf(value: Record<string, unknown>): Workdir {
     ...(typeof value.workspaceFolder === 'string' && value.workspaceFolder ? { folder: value.workspaceFolder } : {}),
   };
 }
-
 
 function sourceList(value: unknown, targets: CardTarget[]): CardBody | undefined {
   if (!isRecord(value)) return undefined;
@@ -226,7 +308,7 @@ function sourceList(value: unknown, targets: CardTarget[]): CardBody | undefined
       target: targets.push({ kind: 'url', url: s.url }) - 1,
     });
   }
-  return { kind: 'sources', answers, sources, omitted };
+  return { kind: 'sources', answers, sources, omitted, ...(omitted > 0 ? { more: `${countOf(omitted, 'more source')} in the full result` } : {}) };
 }
 
 function fetchedPage(value: unknown, targets: CardTarget[]): CardBody | undefined {
@@ -271,6 +353,11 @@ export function isWebUrl(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `text` cut to `max` code units with its unsafe characters shown as control pictures. */
+function shown(text: string, max: number): string {
+  return showControlPictures(cutText(text, max));
 }
 
 function safeJson(v: unknown): string {

@@ -1,13 +1,15 @@
 /**
- * Where a search matched inside one line, so the panel can centre a preview on it and the editor can
- * select it. No `vscode` import.
+ * Where a search matched inside one line, so a card row can show a window on the matches and the editor can
+ * select the first one. No `vscode` import.
  *
- * A file may have changed since the search, so the editor looks for the matched text again in the
- * current line rather than trusting old columns. A regex is never run here: a ripgrep pattern is a Rust
- * regex that JavaScript would read differently, and a backtracking engine could stall the extension host
- * on a pattern rg runs in linear time. grep's matched text (from rg's submatch offsets) and
- * workspace_search's query are literals.
+ * A file may have changed since the search, so the editor looks for the matched text again in the current
+ * line rather than trusting old columns. A regex is never run here: a ripgrep pattern is a Rust regex that
+ * JavaScript would read differently, and a backtracking engine could stall the extension host on a pattern
+ * rg runs in linear time. grep's matched text (from rg's submatch offsets) and workspace_search's query are
+ * literals.
  */
+import { showControlPictures } from '../../core/controlCharacters';
+import { mapLowercaseRange } from '../../core/workspaceSearch/preview';
 
 /** How to find the match again: a literal with its case rule. */
 export interface MatchHint {
@@ -22,39 +24,64 @@ export interface LineRange {
 }
 
 /**
- * Converts a range of UTF-8 byte offsets in `text` (as ripgrep reports submatches) to UTF-16 positions.
- * Undefined when an offset falls inside a character or past the end.
+ * Converts ranges of UTF-8 byte offsets in `text` (as ripgrep reports submatches) to UTF-16 positions, in
+ * one pass over `text` whatever the number of ranges. A range whose start or end falls inside a character or
+ * past the end of `text` (a line cut short for storage) is left out. The result is sorted by start.
  */
-export function utf8RangeToUtf16(text: string, startByte: number, endByte: number): LineRange | undefined {
-  if (endByte < startByte) return undefined;
+export function utf8RangesToUtf16(text: string, ranges: readonly LineRange[]): LineRange[] {
+  const wanted = [...new Set(ranges.flatMap((r) => (r.end >= r.start ? [r.start, r.end] : [])))].sort((a, b) => a - b);
+  const at = new Map<number, number>();
+  let next = 0;
   let bytes = 0;
-  let start: number | undefined;
-  for (let i = 0; i <= text.length; ) {
-    if (bytes === startByte && start === undefined) start = i;
-    if (bytes === endByte) return start === undefined ? undefined : { start, end: i };
-    if (bytes > endByte || i === text.length) return undefined;
+  let i = 0;
+  while (next < wanted.length) {
+    // An offset passed over lies inside a character: it maps to nothing.
+    while (next < wanted.length && wanted[next]! < bytes) next++;
+    if (next < wanted.length && wanted[next] === bytes) at.set(wanted[next++]!, i);
+    if (i >= text.length) break;
     const code = text.codePointAt(i)!;
     bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
     i += code >= 0x10000 ? 2 : 1;
   }
-  return undefined;
+  const out: LineRange[] = [];
+  for (const r of ranges) {
+    const start = at.get(r.start);
+    const end = at.get(r.end);
+    if (start !== undefined && end !== undefined && end >= start) out.push({ start, end });
+  }
+  return out.sort((a, b) => a.start - b.start);
 }
 
 /**
- * The first occurrence of `hint.literal` in `line`, or undefined. Case-insensitive matching compares
- * lowercase forms and is used only when lowercasing keeps the line's length (so positions map back);
- * otherwise (`İ`, some ligatures) it gives undefined and the caller selects the whole line.
+ * Every occurrence of `hint.literal` in `line`, left to right and not overlapping, at most `limit` of them.
+ * Case-insensitive matching compares `toLowerCase` forms (as workspace_search does) and maps positions back
+ * to `line` where lowercasing changed its length (`İ`); the literal is also looked for in its NFC and NFD
+ * forms, so `é` typed either way finds both spellings, again as workspace_search does.
  */
-export function findMatch(line: string, hint: MatchHint): LineRange | undefined {
-  if (hint.caseSensitive) {
-    const at = line.indexOf(hint.literal);
-    return at < 0 ? undefined : { start: at, end: at + hint.literal.length };
+export function findAll(line: string, hint: MatchHint, limit = Infinity): LineRange[] {
+  if (hint.literal === '' || limit <= 0) return [];
+  const forms = [...new Set([hint.literal, hint.literal.normalize('NFC'), hint.literal.normalize('NFD')])];
+  const haystack = hint.caseSensitive ? line : line.toLowerCase();
+  const needles = hint.caseSensitive ? forms : [...new Set(forms.map((f) => f.toLowerCase()))];
+  const mapBack = haystack.length === line.length ? undefined : (start: number, end: number) => mapLowercaseRange(line, start, end);
+  const found: LineRange[] = [];
+  for (let from = 0; found.length < limit; ) {
+    let best: LineRange | undefined;
+    for (const needle of needles) {
+      const at = haystack.indexOf(needle, from);
+      if (at >= 0 && (!best || at < best.start || (at === best.start && at + needle.length > best.end))) best = { start: at, end: at + needle.length };
+    }
+    if (!best) break;
+    const [start, end] = mapBack ? mapBack(best.start, best.end) : [best.start, best.end];
+    found.push({ start, end });
+    from = best.end;
   }
-  const lowerLine = line.toLowerCase();
-  const lowerLiteral = hint.literal.toLowerCase();
-  if (lowerLine.length !== line.length || lowerLiteral.length !== hint.literal.length) return undefined;
-  const at = lowerLine.indexOf(lowerLiteral);
-  return at < 0 ? undefined : { start: at, end: at + hint.literal.length };
+  return found;
+}
+
+/** The first occurrence of `hint.literal` in `line` by the rules of {@link findAll}, or undefined. */
+export function findMatch(line: string, hint: MatchHint): LineRange | undefined {
+  return findAll(line, hint, 1)[0];
 }
 
 /** The range of `line` without its leading and trailing whitespace (the whole line when it is blank). */
@@ -64,30 +91,58 @@ export function trimmedRange(line: string): LineRange {
   return end > start ? { start, end } : { start: 0, end: line.length };
 }
 
-/** A line preview and, when the match is visible in it, the match's range within the preview. */
+/** UTF-16 code units of the line kept before the first match when a row's window does not start at the line's start. */
+export const CONTEXT_BEFORE_MATCH = 24;
+
+/** A line preview as a card row shows it, and where the matches are in it. */
 export interface LinePreview {
   readonly text: string;
-  readonly highlight?: LineRange;
+  /** Each match inside the window, sorted and not overlapping, in positions of `text`. */
+  readonly highlights: readonly LineRange[];
 }
 
 /**
- * A preview of `line` at most `max` UTF-16 code units long plus `…` markers, without leading and trailing
- * whitespace, starting a little before `range` when the match lies beyond the first `max` units. Never
- * splits a surrogate pair. `highlight` is the part of `range` inside the preview, in preview positions.
+ * A window of `line` for a card row: at most `max` UTF-16 code units of it, without leading and trailing
+ * whitespace, with `…` on each side where text was left out. When the first of `ranges` starts more than
+ * {@link CONTEXT_BEFORE_MATCH} units into the line, the window starts that many units before it, so the match
+ * is near the row's left edge however narrow the panel is. Every range inside the window (clipped to it) is
+ * returned as a highlight. Window edges never split a surrogate pair.
+ *
+ * Unsafe characters (see `controlCharacters.ts`: controls, line separators, bidi controls) are shown as
+ * control pictures or `\uXXXX`, piece by piece, so a file's text cannot reorder or break the row; the
+ * highlights are given in positions of that shown text.
+ *
+ * @param ranges match ranges in `line` (UTF-16 code units, half-open), in any order
  */
-export function previewLine(line: string, max: number, range?: LineRange): LinePreview {
+export function previewLine(line: string, max: number, ranges: readonly LineRange[] = []): LinePreview {
   const text = line.trimEnd();
   const lead = text.length - text.trimStart().length;
+  const sorted = [...ranges].filter((r) => r.end > r.start).sort((a, b) => a.start - b.start);
+  const first = sorted[0];
   let start = lead;
-  if (range && range.end - lead > max) start = Math.max(lead, range.start - Math.floor(max / 4));
+  if (first && first.start - lead > CONTEXT_BEFORE_MATCH) start = first.start - CONTEXT_BEFORE_MATCH;
   start = avoidSplit(text, start);
   const end = avoidSplit(text, Math.min(text.length, start + max));
-  const prefix = start > lead ? '…' : '';
-  const preview = `${prefix}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
-  if (!range) return { text: preview };
-  const from = Math.max(range.start, start);
-  const to = Math.min(range.end, end);
-  return to > from ? { text: preview, highlight: { start: from - start + prefix.length, end: to - start + prefix.length } } : { text: preview };
+  // Cut points: the window's edges and each highlight's edges, clipped to the window.
+  const inside: LineRange[] = [];
+  for (const r of sorted) {
+    const from = Math.max(r.start, start, inside.length ? inside[inside.length - 1]!.end : start);
+    const to = Math.min(r.end, end);
+    if (to > from) inside.push({ start: from, end: to });
+  }
+  let shown = start > lead ? '…' : '';
+  const highlights: LineRange[] = [];
+  let cursor = start;
+  for (const r of inside) {
+    shown += showControlPictures(text.slice(cursor, r.start));
+    const piece = showControlPictures(text.slice(r.start, r.end));
+    highlights.push({ start: shown.length, end: shown.length + piece.length });
+    shown += piece;
+    cursor = r.end;
+  }
+  shown += showControlPictures(text.slice(cursor, end));
+  if (end < text.length) shown += '…';
+  return { text: shown, highlights };
 }
 
 /** `text` cut to at most `max` UTF-16 code units, never splitting a surrogate pair, with `…` when cut. */

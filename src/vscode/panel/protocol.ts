@@ -15,14 +15,26 @@
  */
 import type { RunSource, RunStatus } from '../runRecord';
 import type { ToolName } from '../../core/tool';
+import type { ErrorFix } from './errorSummary';
 
 /** Bumped whenever a message shape changes; the webview sends the version it was written for. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
-/** One count shown on a card, such as `12 matches`. */
+/**
+ * What a count on a card counts. Every card uses the same words (issue 13): `matches` (matching lines),
+ * `filesWithMatches` (files holding at least one), `filesScanned` (files read and searched, workspace_search),
+ * `skipped` (files found but not searched), `filesFound` (glob's listed files) and `sources` (web_search).
+ */
+export type CountKind = 'matches' | 'filesWithMatches' | 'filesScanned' | 'skipped' | 'filesFound' | 'sources';
+
+/** One count shown on a card: `12 matches`, `3 files with matches`. */
 export interface CardCount {
-  readonly label: 'matches' | 'files' | 'skipped' | 'sources';
+  readonly kind: CountKind;
   readonly value: number;
+  /** The count as the card shows it, e.g. `1,204 files scanned`. */
+  readonly text: string;
+  /** What it counts, for the tooltip. */
+  readonly description: string;
 }
 
 /** A row in a file list: a file, or one matching line under it. `target` indexes the run's targets. */
@@ -31,9 +43,10 @@ export interface FileRow {
   readonly target: number;
   readonly lines: readonly {
     readonly lineNumber: number;
+    /** A window on the line around its first match (see `previewLine`), with `…` where text was left out. */
     readonly preview: string;
-    /** The match within `preview` (UTF-16 code units, half-open), when it could be found. */
-    readonly highlight?: { readonly start: number; readonly end: number };
+    /** Every match inside `preview` (UTF-16 code units, half-open), sorted and not overlapping. */
+    readonly highlights: readonly { readonly start: number; readonly end: number }[];
     readonly target: number;
   }[];
 }
@@ -57,9 +70,17 @@ export type CardBody =
       readonly files: readonly FileRow[];
       /** Matches (files, for glob) left out of the card; the full result has them. */
       readonly omitted: number;
+      /** The line after the list when `omitted` > 0: `40 more files in the full result`. */
+      readonly more?: string;
     }
   /** web_search: an optional answer per query, then the sources. */
-  | { readonly kind: 'sources'; readonly answers: readonly { readonly query?: string; readonly text: string }[]; readonly sources: readonly SourceRow[]; readonly omitted: number }
+  | {
+      readonly kind: 'sources';
+      readonly answers: readonly { readonly query?: string; readonly text: string }[];
+      readonly sources: readonly SourceRow[];
+      readonly omitted: number;
+      readonly more?: string;
+    }
   /** web_fetch: the response facts and the first lines of the Markdown. */
   | {
       readonly kind: 'page';
@@ -98,7 +119,11 @@ export interface CardModel {
   readonly progress?: string;
   readonly counts: readonly CardCount[];
   readonly truncated: boolean;
-  readonly error?: { readonly code: string; readonly message: string };
+  /**
+   * A failed or cancelled call: `summary` is one line for the person reading the card, `message` and `code`
+   * are what the model got; `fix` is a button the card offers (see `adviseOnError`).
+   */
+  readonly error?: { readonly code: string; readonly message: string; readonly summary: string; readonly fix?: ErrorFix };
   readonly body: CardBody;
   /** True when there is a full result to open (a spill document or the model text). */
   readonly hasText: boolean;
@@ -118,14 +143,16 @@ export type PanelRequest =
   | { readonly action: 'openFull'; readonly runId: string }
   | { readonly action: 'copy'; readonly runId: string }
   | { readonly action: 'rerun'; readonly runId: string }
-  | { readonly action: 'cancel'; readonly runId: string };
+  | { readonly action: 'cancel'; readonly runId: string }
+  /** Runs the fix the run's error card offers (`CardModel.error.fix`). */
+  | { readonly action: 'fix'; readonly runId: string };
 
 /** Webview → extension. */
 export type WebviewMessage =
   | { readonly type: 'ready'; readonly version: number }
   | { readonly type: 'request'; readonly requestId: number; readonly request: PanelRequest };
 
-const ACTIONS: ReadonlySet<string> = new Set<PanelRequest['action']>(['openTarget', 'openFull', 'copy', 'rerun', 'cancel']);
+const ACTIONS: ReadonlySet<string> = new Set<PanelRequest['action']>(['openTarget', 'openFull', 'copy', 'rerun', 'cancel', 'fix']);
 
 /**
  * Checks a message from the webview and returns it typed, or undefined for anything malformed (extra

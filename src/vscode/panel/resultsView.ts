@@ -4,6 +4,7 @@ import type { RunLog } from '../runs';
 import { services } from '../services';
 import { copyResult, openFullResult, openTarget, RESULTS_VIEW_ID, runFromUser } from './actions';
 import { buildCard } from './cards';
+import type { ErrorFix } from './errorSummary';
 import { makeNonce, panelHtml } from './html';
 import { parseWebviewMessage, PROTOCOL_VERSION, type HostMessage, type PanelRequest } from './protocol';
 
@@ -132,12 +133,28 @@ class ResultsViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
       case 'cancel':
         if (!this.runs.cancel(run.id)) throw new Error('That call is not running any more.');
         return;
+      case 'fix':
+        return runErrorFix(buildCard(run).card.error?.fix);
     }
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** The command that stores a web search API key (package.json `contributes.commands`); takes an optional provider id. */
+const SET_API_KEY_COMMAND = 'scout.setWebSearchApiKey';
+
+/**
+ * Starts the fix an error card offers (see `adviseOnError`): `setApiKey` runs Scout: Set Web Search API Key for
+ * the provider `scout.webSearch.provider` names. Returns at once; the command reports its own outcome.
+ *
+ * @throws Error when the card offers no fix (the webview asked for something the card never showed)
+ */
+function runErrorFix(fix: ErrorFix | undefined): void {
+  if (fix !== 'setApiKey') throw new Error('This card offers no fix.');
+  void vscode.commands.executeCommand(SET_API_KEY_COMMAND, vscode.workspace.getConfiguration('scout.webSearch').get('provider'));
 }
 
 let provider: ResultsViewProvider | undefined;

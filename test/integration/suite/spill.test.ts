@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MAX_SPILL_DOCUMENTS } from '../../../src/vscode/spill';
 import { fixture, invokeText, MANY_FILES, scoutApi, spillUriOf, waitFor, type Fixture } from '../support';
@@ -6,6 +7,9 @@ import { fixture, invokeText, MANY_FILES, scoutApi, spillUriOf, waitFor, type Fi
 /** The tabs showing `uri`. */
 const tabsOf = (uri: vscode.Uri) =>
   vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
+
+/** ms the workbench may take to open the tab of a new unsaved document (it waits 0.8 s) under load. */
+const TAB_WAIT_MS = 15_000;
 
 describe('over-cap results (spill)', () => {
   let fx: Fixture;
@@ -17,16 +21,17 @@ describe('over-cap results (spill)', () => {
   after(async () => {
     // Leave the workbench clean for the UI tests: no unsaved spill tabs.
     await (await scoutApi()).releaseSpills();
-    await waitFor(() => made.every((u) => tabsOf(u).length === 0), 5_000, 'the spill tabs to close');
+    await waitFor(() => made.every((u) => tabsOf(u).length === 0), 30_000, 'the spill tabs to close');
   });
   const manyList = Array.from({ length: MANY_FILES }, (_, i) => `many/part-${String(i).padStart(3, '0')}.txt`);
+  const heading = `Scout glob "*.txt" in "many": ${MANY_FILES} files, complete result`;
   const globMany = async () => {
     const text = await invokeText('glob', { pattern: '*.txt', path: 'many' });
     made.push(spillUriOf(text));
     return text;
   };
 
-  it('a glob over the cap shows 100 files and saves the complete list in an untitled document', async () => {
+  it('a glob over the cap shows 100 files and saves the complete list, headed by what it is, in an untitled document', async () => {
     const text = await globMany();
     const lines = text.split('\n');
     assert.deepEqual(lines.slice(0, 100), manyList.slice(0, 100));
@@ -35,20 +40,63 @@ describe('over-cap results (spill)', () => {
 
     const uri = spillUriOf(text);
     assert.equal(uri.scheme, 'untitled');
+    // The text is in the extension host's copy of the document as soon as the call has returned.
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     assert.ok(document, `no open document has the URI ${uri.toString()}`);
     assert.equal(document.isUntitled, true);
-    assert.equal(document.getText(), `Scout glob "*.txt" in "many": ${MANY_FILES} files, complete result\n\n${manyList.join('\n')}\n\nPaths are relative to ${fx.workdir}.`);
+    assert.equal(document.getText(), `${heading}\n\n${manyList.join('\n')}\n\nPaths are relative to ${fx.workdir}.`);
     // The URI is readable the way the footer says.
     assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), document.getText());
+    // VS Code names the tab (and a save prompt, and a chat attachment) after the first line, cut to 40 characters.
+    const tab = await waitFor(() => tabsOf(uri)[0], TAB_WAIT_MS, 'the spill document’s tab');
+    assert.equal(tab.label, heading.slice(0, 40));
+  });
+
+  it('never becomes the active editor while one is open, and takes no focus', async () => {
+    const file = await vscode.workspace.openTextDocument(path.join(fx.root, 'src', 'app.ts'));
+    const editor = await vscode.window.showTextDocument(file, { preview: false });
+    const text = await globMany();
+    const uri = spillUriOf(text);
+    const tab = await waitFor(() => tabsOf(uri)[0], TAB_WAIT_MS, 'the spill document’s tab');
+    assert.equal(tab.isActive, false);
+    assert.equal(tab.isPreview, false);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), file.uri.toString());
+    assert.equal(vscode.window.tabGroups.activeTabGroup.activeTab?.label, path.basename(file.fileName));
+    assert.equal(editor.document, file);
   });
 
   it(`keeps the newest ${MAX_SPILL_DOCUMENTS} spill documents; older ones are emptied and their tabs closed`, async () => {
     for (let i = 0; i < MAX_SPILL_DOCUMENTS; i++) await globMany();
     assert.equal(new Set(made.map(String)).size, made.length, 'each call made its own document');
-    const [oldest, ...kept] = made;
-    assert.equal((await vscode.workspace.openTextDocument(oldest!)).getText(), '', 'the oldest spill document still holds its result');
-    await waitFor(() => tabsOf(oldest!).length === 0, 5_000, "the released document's tab to close");
+    const kept = made.slice(-MAX_SPILL_DOCUMENTS);
+    const released = made.slice(0, -MAX_SPILL_DOCUMENTS);
+    // Released in the background, after the calls have returned.
+    for (const uri of released) {
+      const document = await vscode.workspace.openTextDocument(uri);
+      await waitFor(() => document.getText() === '', 30_000, `${uri.toString()} to be emptied`);
+      await waitFor(() => tabsOf(uri).length === 0, 30_000, "the released document's tab to close");
+    }
     for (const uri of kept) assert.equal((await vscode.workspace.openTextDocument(uri)).getText().split('\n').length, MANY_FILES + 4);
+  });
+
+  it('a restored Scout document is taken back into the retention list; a user’s untitled document is left alone', async () => {
+    // What hot exit restores after a reload: untitled documents whose first line is a Scout heading. Made
+    // here as a person would make them (not through Scout), then Scout is asked to look for them.
+    const restored = await vscode.workspace.openTextDocument({ content: `${heading}\n\nmany/part-000.txt\n` });
+    const mine = await vscode.workspace.openTextDocument({ content: 'Scout glob is a search tool\n' });
+    await vscode.window.showTextDocument(mine, { preview: false });
+    // Scout takes it back when its tab opens, or here, whichever comes first.
+    await (await scoutApi()).adoptRestored();
+    // Adopted documents are older than every spill of this window, so the retention limit releases it first.
+    await globMany();
+    await waitFor(() => restored.getText() === '', 30_000, 'the adopted document to be released');
+    assert.equal(mine.getText(), 'Scout glob is a search tool\n');
+    assert.equal(mine.isDirty, true);
+    // Empty it again (clean), so closing the editors later asks nothing.
+    const edit = new vscode.WorkspaceEdit();
+    edit.delete(mine.uri, new vscode.Range(new vscode.Position(0, 0), mine.lineAt(mine.lineCount - 1).range.end));
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.equal(mine.getText(), '');
+    await waitFor(() => tabsOf(mine.uri).every((t) => !t.isDirty), 30_000, 'the user document’s tab to be clean');
   });
 });

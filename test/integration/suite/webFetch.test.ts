@@ -4,7 +4,14 @@ import { defaultConfig } from '../../../src/core/config';
 import { readScoutConfig } from '../../../src/vscode/services';
 import { PREPARERS } from '../../../src/vscode/tools';
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopbackServer';
-import { invokeText, scoutApi, setUserSettings } from '../support';
+import { pdfDocument } from '../../helpers/pdfFixtures';
+import { invokeText, scoutApi, setUserSettings, spillUriOf } from '../support';
+
+/** A page whose Markdown is longer than `fetchMaxOutputChars` (200,000): its last paragraph only fits the spill. */
+const LONG_PAGE = `<!DOCTYPE html><html><head><title>Long reference</title></head><body><main><h1>Long reference</h1>${Array.from(
+  { length: 3000 },
+  (_, i) => `<p>Paragraph ${i} of the long reference describes one more option in plain words.</p>`,
+).join('')}<p>LAST-PARAGRAPH-OF-THE-LONG-REFERENCE</p></main></body></html>`;
 
 /** An article page: the parts the Markdown must keep, and a script and a menu it must not. */
 const ARTICLE = `<!DOCTYPE html>
@@ -28,6 +35,8 @@ describe('web_fetch as a language-model tool', () => {
     await scoutApi();
     server = await startLoopbackServer((req, res) => {
       if (req.url === '/article') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+      else if (req.url === '/long') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(LONG_PAGE);
+      else if (req.url === '/manual.pdf') res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdfDocument([['Manual, page one.'], ['Manual, page two.']]));
       else res.writeHead(404, { 'content-type': 'text/plain' }).end('no such page');
     });
   });
@@ -62,6 +71,26 @@ describe('web_fetch as a language-model tool', () => {
     const request = server.requests.at(-1)!;
     assert.equal(request.method, 'GET');
     assert.match(String(request.headers['user-agent']), /Scout/);
+  });
+
+  it('saves an over-cap page whole in an untitled document, which its results card opens', async () => {
+    const text = await invokeText('web_fetch', { url: server.url('/long') });
+    assert.ok(text.length <= 200_000, `${text.length} characters`);
+    assert.ok(!text.includes('LAST-PARAGRAPH-OF-THE-LONG-REFERENCE'));
+    const uri = spillUriOf(text);
+    assert.equal(uri.scheme, 'untitled');
+    const complete = (await vscode.workspace.openTextDocument(uri)).getText();
+    assert.match(complete, new RegExp(`^Scout web_fetch "${server.url('/long').replace(/[.?]/g, '\\$&')}": [\\d,]+ characters, complete result\\n\\nFetched `));
+    assert.ok(complete.includes('LAST-PARAGRAPH-OF-THE-LONG-REFERENCE'));
+    // The card's "Open full result" shows the run's spill document (panel/actions.ts openFullResult).
+    const run = (await scoutApi()).runs().find((r) => r.tool === 'web_fetch' && r.spillUri !== undefined);
+    assert.equal(run?.spillUri, uri.toString());
+    await (await scoutApi()).releaseSpills();
+  });
+
+  it('reads a PDF with pdf.js from the packed extension', async () => {
+    const text = await invokeText('web_fetch', { url: server.url('/manual.pdf') });
+    assert.ok(text.endsWith('\n\n--- Page 1 of 2 ---\n\nManual, page one.\n\n--- Page 2 of 2 ---\n\nManual, page two.'), text);
   });
 
   it('reports a 404 as a result with the error page, not as a tool error', async () => {

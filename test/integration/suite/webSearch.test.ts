@@ -42,7 +42,7 @@ describe('web_search as a language-model tool', () => {
       text,
       [
         'Sources:',
-        '- [Backpressuring in Streams](https://nodejs.org/en/learn/modules/backpressuring-in-streams) — When data arrives faster than it can be consumed & buffered… (2024-02-03)',
+        '- [Backpressuring in Streams](https://nodejs.org/en/learn/modules/backpressuring-in-streams) — When data arrives faster than it can be consumed \\& buffered… (2024-02-03)',
         // Round-robin by rank: first results of both queries (one page, listed once), then the second results.
         '- [Stream | Node.js Documentation](https://nodejs.org/api/stream.html)',
         '- [writable.writableHighWaterMark](https://nodejs.org/docs/latest-v22.x/api/stream.html#writablewritablehighwatermark) — The value of highWaterMark passed when creating this Writable.',

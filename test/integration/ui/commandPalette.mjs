@@ -12,7 +12,7 @@ export async function openPalette(page) {
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('F1');
     const focused = await page
-      .waitForFunction(() => document.activeElement?.matches('.quick-input-widget input') && document.activeElement.checkVisibility(), null, { timeout: 2_000 })
+      .waitForFunction(() => document.activeElement?.matches('.quick-input-widget input') && document.activeElement.checkVisibility(), null, { timeout: 10_000 })
       .then(() => true, () => false);
     if (focused) {
       await page.waitForTimeout(100);

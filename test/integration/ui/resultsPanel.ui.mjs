@@ -1,16 +1,22 @@
 // The Scout Results panel and the Scout commands, driven through the real workbench the way a person does:
 // the Command Palette (F1), the input boxes, clicks and keys in the panel's webview. Editor state is read
-// from the UI (the active tab and the status bar's selection item). Screenshots of the panel go to
-// test-results/screenshots/.
+// from the UI (the active tab and the status bar's selection item). The themes, the keyboard and the error
+// cards have their own files (resultsPanelThemes, resultsPanelKeyboard, resultsPanelActions).
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
-import { repoRoot } from '../../host/editorHost.mjs';
 import { editMachineSettings, uiHost } from '../../host/uiHost.mjs';
 import { answerInputBox, pickRow, runCommand, takeNotification } from './commandPalette.mjs';
-
-const SCREENSHOTS = path.join(repoRoot, 'test-results', 'screenshots');
+import {
+  activeTab as tabActive,
+  cardIds,
+  cardNumber as cardAt,
+  newCard as newestAfter,
+  panel as panelOf,
+  selectionStatus as selectionIs,
+  waitUntil,
+} from './panelPage.mjs';
 
 /** Files this suite writes into the workspace (under ui-panel/), and what the tests expect of them. */
 const FILES = {
@@ -83,18 +89,18 @@ describe('Scout Results panel and commands', function () {
   });
 
   it('runs Search Text (grep) from the Command Palette and shows a card with the right counts', async () => {
-    const cards = await cardCount();
+    const cards = await cardIds(page);
     await runCommand(page, 'Scout: Search Text (grep)…');
     await answerInputBox(page, 'Scout: Search Text (grep) (1/2)', 'marker');
     await answerInputBox(page, 'Scout: Search Text (grep) (2/2)', 'ui-panel/**');
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: 'Done' }).waitFor();
     assert.equal(await card.locator('.tool').innerText(), 'grep');
-    assert.deepEqual(await card.locator('.count').allInnerTexts(), ['3 matches', '2 files']);
+    assert.deepEqual(await card.locator('.count').allInnerTexts(), ['3 matches', '2 files with matches']);
     assert.deepEqual(await card.locator('.file-row .path').allInnerTexts(), ['ui-panel/alpha.ts', 'ui-panel/beta.md']);
     assert.deepEqual(await card.locator('.line-row .line-no').allInnerTexts(), ['2', '4', '4']);
     assert.deepEqual(await card.locator('.line-row mark').allInnerTexts(), ['marker', 'marker', 'marker']);
-    assert.match(await card.getAttribute('aria-label'), /^grep pattern marker, include ui-panel\/\*\*\. Done\. 3 matches, 2 files$/);
+    assert.match(await card.getAttribute('aria-label'), /^grep pattern marker, include ui-panel\/\*\*\. Done\. 3 matches, 2 files with matches$/);
   });
 
   it('validates the input as you type with the tool’s own rules', async () => {
@@ -138,7 +144,7 @@ describe('Scout Results panel and commands', function () {
   });
 
   it('fetches a loopback page that carries script, and no script of it runs anywhere', async () => {
-    const cards = await cardCount();
+    const cards = await cardIds(page);
     await runCommand(page, 'Scout: Fetch URL…');
     await answerInputBox(page, 'Scout: Fetch URL', `http://127.0.0.1:${server.address().port}/page`);
     const card = await newCard(cards);
@@ -165,31 +171,29 @@ describe('Scout Results panel and commands', function () {
 
   it('cancels a slow search from its card', async () => {
     writeSlowFile();
-    const cards = await cardCount();
+    const cards = await cardIds(page);
     await runCommand(page, 'Scout: Search Text (grep)…');
     await answerInputBox(page, 'Scout: Search Text (grep) (1/2)', SLOW_PATTERN);
     await answerInputBox(page, 'Scout: Search Text (grep) (2/2)', `${path.dirname(SLOW_FILE)}/**`);
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: 'Running' }).waitFor();
-    await waitUntil(() => rgProcesses().length > 0, 5_000, 'rg to start the slow search');
-    const clicked = Date.now();
+    // Generous waits for what must happen; cancel latency is measured by `npm run bench -- --only cancel`.
+    await waitUntil(() => rgProcesses().length > 0, 30_000, 'rg to start the slow search');
     await card.getByRole('button', { name: /^Cancel/ }).click();
-    await card.locator('.card-meta', { hasText: 'Cancelled' }).waitFor({ timeout: 10_000 });
-    const cancelledAfter = Date.now() - clicked;
+    await card.locator('.card-meta', { hasText: 'Cancelled' }).waitFor({ timeout: 30_000 });
     assert.match(await card.locator('.error-code').innerText(), /ABORTED/);
-    assert.ok(cancelledAfter < 5_000, `the card showed Cancelled ${cancelledAfter} ms after the click`);
-    await waitUntil(() => rgProcesses().length === 0, 5_000, 'the slow rg to exit');
+    await waitUntil(() => rgProcesses().length === 0, 30_000, 'the slow rg to exit');
     rmSync(path.join(workspace, path.dirname(SLOW_FILE)), { recursive: true, force: true });
   });
 
-  it('runs Find Files (glob) and Search Workspace (literal), and shows every kind of card in a dark and a light theme', async () => {
-    let cards = await cardCount();
+  it('runs Find Files (glob), Search Workspace (literal) and Web Search, and shows their cards', async () => {
+    let cards = await cardIds(page);
     await runCommand(page, 'Scout: Find Files (glob)…');
     await answerInputBox(page, 'Scout: Find Files (glob)', 'ui-panel/*');
     const glob = await newCard(cards);
-    await glob.locator('.card-meta', { hasText: '2 files' }).waitFor();
+    await glob.locator('.card-meta', { hasText: '2 files found' }).waitFor();
     assert.deepEqual((await glob.locator('.file-row .path').allInnerTexts()).sort(), ['ui-panel/alpha.ts', 'ui-panel/beta.md']);
-    cards = await cardCount();
+    cards = await cardIds(page);
     await runCommand(page, 'Scout: Search Workspace (literal)…');
     await answerInputBox(page, 'Scout: Search Workspace (literal) (1/2)', 'Marker');
     await answerInputBox(page, 'Scout: Search Workspace (literal) (2/2)', 'ui-panel');
@@ -197,10 +201,12 @@ describe('Scout Results panel and commands', function () {
     await literal.locator('.card-meta', { hasText: 'Done' }).waitFor();
     assert.equal(await literal.locator('.tool').innerText(), 'workspace_search');
     assert.deepEqual(await literal.locator('.line-row mark').allInnerTexts(), ['marker', 'marker', 'marker']);
+    // Files with matches and files scanned are told apart (ui-panel holds two files, both matching).
+    assert.deepEqual(await literal.locator('.count').allInnerTexts(), ['3 matches', '2 files with matches', '2 files scanned', '0 skipped']);
 
     // web_search through SearXNG on loopback, chosen in the remote machine settings (the base URL is machine-scoped).
     restoreSettings = await editMachineSettings({ 'scout.webSearch.provider': 'searxng', 'scout.webSearch.baseUrls': { searxng: `http://127.0.0.1:${searxng.address().port}` } });
-    cards = await cardCount();
+    cards = await cardIds(page);
     await runCommand(page, 'Scout: Web Search…');
     await answerInputBox(page, 'Scout: Web Search', 'scout panel');
     const web = await newCard(cards);
@@ -213,42 +219,34 @@ describe('Scout Results panel and commands', function () {
     assert.match(await web.locator('.provider').first().innerText(), /^searxng · 2026-11-01$/);
     assert.match(await web.locator('.answer-text').innerText(), /A panel of cards/);
     assert.equal(await web.locator('b, img, script').count(), 0);
-
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await runCommand(page, 'View: Toggle Maximized Panel');
-    for (const theme of ['Dark Modern', 'Light Modern']) {
-      await setColorTheme(theme);
-      await page.mouse.move(0, 0);
-      await page.waitForTimeout(500);
-      const file = path.join(SCREENSHOTS, `results-panel-${theme.split(' ')[0].toLowerCase()}.png`);
-      await page.locator('.part.panel').screenshot({ path: file });
-    }
-    await setColorTheme('Dark Modern');
-    await runCommand(page, 'View: Toggle Maximized Panel');
   });
 
   it('opens the complete result of an over-cap call from its card', async () => {
     for (let i = 0; i < MANY; i++) write(`ui-panel/many/f${String(i).padStart(3, '0')}.txt`, 'x\n');
-    const cards = await cardCount();
+    const cards = await cardIds(page);
     await runCommand(page, 'Scout: Find Files (glob)…');
     await answerInputBox(page, 'Scout: Find Files (glob)', 'ui-panel/many/*');
     const card = await newCard(cards);
-    await card.locator('.card-meta', { hasText: `${MANY} files` }).waitFor();
+    await card.locator('.card-meta', { hasText: `${MANY} files found` }).waitFor();
     await card.locator('.flag', { hasText: 'truncated' }).waitFor();
-    await card.locator('.more', { hasText: `${MANY - 60} more files not shown` }).waitFor();
+    // The card lists the model's page (scout.search.globMaxResults, 100) and counts the rest.
+    assert.equal(await card.locator('.file-row').count(), 100);
+    await card.locator('.more', { hasText: `${MANY - 100} more files in the full result` }).waitFor();
     await card.locator('.card-actions').getByRole('button', { name: /^Open full result/ }).click();
-    await activeTab('Untitled');
-    // The spill document holds its heading, a blank line, every path, a blank line and the workdir note.
+    // Its tab is named after its first line, which says what it is.
+    await activeTab('Scout glob "ui-panel/many/*": 150 files');
+    // The spill document holds the heading, a blank line, every path, a blank line and the workdir note.
     await page.keyboard.press('Control+End');
     await selectionStatus(`Ln ${MANY + 4},`);
   });
 
   it('reruns a call from its card as the user’s own call', async () => {
-    const before = await panel().locator('article.card').count();
-    const grep = panel().locator('article.card', { has: page.locator('.arg-value', { hasText: /^marker$/ }) }).first();
+    const before = await cardIds(page);
+    const grepId = await panel().locator('article.card', { has: page.locator('.arg-value', { hasText: /^marker$/ }) }).first().getAttribute('data-id');
+    const grep = panel().locator(`article.card[data-id="${grepId}"]`);
     await grep.getByRole('button', { name: /^Rerun/ }).click();
-    await panel().locator('article.card').nth(before).waitFor();
-    const rerun = cardNumber(0);
+    const rerun = await newCard(before);
+    assert.notEqual(await rerun.getAttribute('data-id'), grepId);
     await rerun.locator('.card-meta', { hasText: '3 matches' }).waitFor();
     assert.deepEqual(await rerun.locator('.arg').allInnerTexts(), await grep.locator('.arg').allInnerTexts());
     assert.equal(await rerun.locator('.origin').innerText(), 'you');
@@ -306,63 +304,20 @@ describe('Scout Results panel and commands', function () {
     return found;
   }
 
-  /** The panel's webview document (the inner frame of Scout's webview view). */
-  function panel() {
-    return page.frameLocator('iframe.webview[src*="extensionId=scout-dev.scout"]').frameLocator('iframe#active-frame');
-  }
-
-  function cardNumber(i) {
-    return panel().locator('article.card').nth(i);
-  }
-
-  async function cardCount() {
-    return panel().locator('article.card').count();
-  }
-
-  /** The newest card, once the panel holds more than `before` cards. */
-  async function newCard(before) {
-    await panel().locator('article.card').nth(before).waitFor();
-    return cardNumber(0);
-  }
+  const panel = () => panelOf(page);
+  const cardNumber = (i) => cardAt(page, i);
+  const newCard = (before) => newestAfter(page, before);
+  const activeTab = (name) => tabActive(page, name);
+  const selectionStatus = (text) => selectionIs(page, text);
 
   function quickInputTitle(text) {
     return page.locator('.quick-input-widget .quick-input-title', { hasText: text });
-  }
-
-  /** Picks a colour theme with Preferences: Color Theme and waits until the workbench and the panel use it. */
-  async function setColorTheme(theme) {
-    await runCommand(page, 'Preferences: Color Theme');
-    await page.locator('.quick-input-widget input[placeholder^="Select Color Theme"]').waitFor();
-    await page.keyboard.type(theme);
-    await pickRow(page, theme);
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
-    const kind = /dark/i.test(theme) ? 'dark' : 'light';
-    const workbench = page.locator(`.monaco-workbench.${kind === 'dark' ? 'vs-dark' : 'vs'}`);
-    await workbench.waitFor();
-    await panel().locator(`body.vscode-${kind}`).waitFor();
-    await page.waitForTimeout(500);
-    assert.equal(await workbench.count(), 1, `the ${theme} theme stayed on`);
   }
 
   async function closeEditors() {
     await runCommand(page, 'View: Close All Editors');
   }
 
-  async function activeTab(name) {
-    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor();
-  }
-
-  async function selectionStatus(text) {
-    await page.locator('#status\\.editor\\.selection', { hasText: text }).waitFor({ timeout: 10_000 });
-  }
-
-  async function waitUntil(probe, timeoutMs, what) {
-    const deadline = Date.now() + timeoutMs;
-    while (!probe()) {
-      if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
 });
 
 /** SearXNG's JSON answer for `q`: two results (one with markup in its title, which must stay text) and an answer. */

@@ -20,6 +20,7 @@ import { createWebSearchTool } from '../../../src/core/web/search/tool';
 import { workspaceSearchTool } from '../../../src/core/workspaceSearch/tool';
 import { buildCard } from '../../../src/vscode/panel/cards';
 import { panelCsp, panelHtml } from '../../../src/vscode/panel/html';
+import { PROTOCOL_VERSION } from '../../../src/vscode/panel/protocol';
 import type { ToolRun } from '../../../src/vscode/runRecord';
 import { startLoopbackServer, type LoopbackServer } from '../../helpers/loopbackServer';
 import { folder, searchEnv } from '../../helpers/searchEnv';
@@ -139,7 +140,7 @@ describe('attack: prompt-injection hygiene', function () {
       const source = readFileSync(path.resolve(__dirname, '../../../media/panel.js'), 'utf8');
       // setInterval is the panel's duration ticker; not started here, so the test leaves nothing running.
       new Function('window', 'document', 'acquireVsCodeApi', 'setInterval', source)(window, document, () => ({ postMessage: (m: unknown) => posted.push(m) }), () => 0);
-      assert.deepEqual(posted, [{ type: 'ready', version: 1 }]);
+      assert.deepEqual(posted, [{ type: 'ready', version: PROTOCOL_VERSION }]);
       const message = new window.Event('message') as Event & { data?: unknown };
       message.data = { type: 'cards', cards };
       window.dispatchEvent(message);

@@ -161,7 +161,7 @@ describe('CLI', function () {
     let stdout = '';
     child.stdout.on('data', (c) => (stdout += c));
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    for (let i = 0; i < 100 && !processesUnder(root).some((p) => p.argv[0] === RG_PATH); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 500 && !processesUnder(root).some((p) => p.argv[0] === RG_PATH); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(processesUnder(root).some((p) => p.argv[0] === RG_PATH), 'rg started');
     child.kill('SIGINT');
     assert.equal(await exited, 1);

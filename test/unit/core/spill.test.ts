@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { breaksLine } from '../../../src/core/controlCharacters';
 import { quoteValue } from '../../../src/core/errors';
-import { countOf, saveCompleteResult, spillHeading, spillString } from '../../../src/core/spill';
+import { countOf, headingTool, modelTextHeading, saveCompleteResult, spillHeading, spillString } from '../../../src/core/spill';
 import type { SpillWriter } from '../../../src/core/tool';
 import { searchEnv } from '../../helpers/searchEnv';
 
@@ -39,5 +39,22 @@ describe('spill: complete results', () => {
       assert.match(saved.sentence, /could not be saved/);
     }
     assert.match(env.warnings[0]!, /disk full/);
+  });
+
+  it('recognises the first lines Scout writes, and no other line', () => {
+    assert.equal(headingTool(spillHeading({ tool: 'glob', call: quoteValue('**/*.ts'), size: countOf(4819, 'file') })), 'glob');
+    assert.equal(headingTool(spillHeading({ tool: 'grep', call: `${quoteValue('a')} in ${quoteValue('src')}`, size: '3 matches in 2 files' })), 'grep');
+    assert.equal(headingTool(modelTextHeading('web_fetch', quoteValue('https://example.com/'))), 'web_fetch');
+    assert.equal(modelTextHeading('grep', quoteValue('TODO')), 'Scout grep "TODO": the text the model saw');
+    for (const line of [
+      '',
+      'src/cli/flags.ts',
+      'Scout glob is a search tool',
+      'Scout find "*": 3 files, complete result',
+      'Scout glob "*": 3 files, complete result and more',
+      ' Scout glob "*": 3 files, complete result',
+    ]) {
+      assert.equal(headingTool(line), undefined, line);
+    }
   });
 });

@@ -8,11 +8,15 @@ import { grepTool } from '../../../src/core/search/grep';
 import type { ToolName, ToolOutput } from '../../../src/core/tool';
 import { createWebFetchTool } from '../../../src/core/web/fetch/tool';
 import { workspaceSearchTool } from '../../../src/core/workspaceSearch/tool';
+import { formatToolError, isToolError } from '../../../src/core/errors';
+import { selectProvider } from '../../../src/core/web/search/providers';
 import { buildCard, MAX_CARD_ROWS, MAX_CARD_SOURCES } from '../../../src/vscode/panel/cards';
-import type { CardBody } from '../../../src/vscode/panel/protocol';
+import { CONTEXT_BEFORE_MATCH } from '../../../src/vscode/panel/match';
+import type { CardBody, CardModel } from '../../../src/vscode/panel/protocol';
 import { boundValue, type ToolRun } from '../../../src/vscode/runRecord';
 import { startLoopbackServer } from '../../helpers/loopbackServer';
-import { folder, searchEnv } from '../../helpers/searchEnv';
+import { folder, memorySpill, searchEnv } from '../../helpers/searchEnv';
+import { makeTree, removeTree, setMtime } from '../../helpers/tree';
 import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../helpers/webFetchEnv';
 
 const env = (dir: string) => searchEnv({ folders: [folder(dir)] });
@@ -21,6 +25,12 @@ const env = (dir: string) => searchEnv({ folders: [folder(dir)] });
 function doneRun(tool: ToolName, input: unknown, output: Pick<ToolOutput, 'text' | 'value' | 'summary'>): ToolRun {
   return { id: 'r1', tool, input, source: 'command', status: 'done', startedAt: 1, durationMs: 5, summary: output.summary, value: boundValue(output.value), text: output.text };
 }
+
+/** The counts as the card shows them. */
+const counts = (card: CardModel) => card.counts.map((c) => c.text);
+
+/** The highlighted pieces of a card row. */
+const marked = (line: { preview: string; highlights: readonly { start: number; end: number }[] }) => line.highlights.map((r) => line.preview.slice(r.start, r.end));
 
 function body<K extends CardBody['kind']>(b: CardBody, kind: K): Extract<CardBody, { kind: K }> {
   assert.equal(b.kind, kind);
@@ -43,16 +53,13 @@ describe('panel cards', () => {
     const input = { pattern: 'TODO', path: 'src' };
     const output = await grepTool.run(grepTool.parse(input, defaultConfig()), env(dir));
     const { card, targets } = buildCard(doneRun('grep', input, output));
-    assert.deepEqual(card.counts, [
-      { label: 'matches', value: 3 },
-      { label: 'files', value: 2 },
-    ]);
+    assert.deepEqual(counts(card), ['3 matches', '2 files with matches']);
     const files = body(card.body, 'files');
     assert.deepEqual(files.files.map((f) => f.path), ['src/a.ts', 'src/b.ts']);
     const line = files.files[0]!.lines[0]!;
     assert.equal(line.lineNumber, 2);
     assert.equal(line.preview, '// é😀 TODO: tidy');
-    assert.equal(line.preview.slice(line.highlight!.start, line.highlight!.end), 'TODO');
+    assert.deepEqual(marked(line), ['TODO']);
     assert.deepEqual(targets[line.target], { kind: 'file', path: 'src/a.ts', workdir: dir, lineNumber: 2, match: { literal: 'TODO', caseSensitive: true } });
     assert.deepEqual(targets[files.files[1]!.target], { kind: 'file', path: 'src/b.ts', workdir: dir });
     assert.deepEqual(card.args, [
@@ -69,6 +76,7 @@ describe('panel cards', () => {
     const lines = files.files.reduce((n, f) => n + f.lines.length, 0);
     assert.ok(rows <= MAX_CARD_ROWS && rows >= MAX_CARD_ROWS - 1);
     assert.equal(lines + files.omitted, 83);
+    assert.equal(files.more, `${files.omitted} more matches in the full result`);
   });
 
   it('counts what the stored value no longer holds as left out', async () => {
@@ -78,6 +86,7 @@ describe('panel cards', () => {
     const files = body(buildCard(run).card.body, 'files');
     assert.equal(files.files.length, 10);
     assert.equal(files.omitted, 70);
+    assert.equal(files.more, '70 more files in the full result');
   });
 
   it('lists real glob paths as file rows', async () => {
@@ -87,7 +96,8 @@ describe('panel cards', () => {
     const files = body(card.body, 'files');
     assert.deepEqual(files.files.map((f) => f.path).sort(), ['src/a.ts', 'src/b.ts']);
     assert.ok(files.files.every((f) => f.lines.length === 0));
-    assert.deepEqual(card.counts, [{ label: 'files', value: 2 }]);
+    assert.deepEqual(counts(card), ['2 files found']);
+    assert.equal(files.more, undefined);
     assert.equal(targets.length, 2);
   });
 
@@ -106,9 +116,10 @@ describe('panel cards', () => {
     assert.deepEqual(files.files.map((f) => f.path), ['src/a.ts', 'src/b.ts']);
     const line = files.files[0]!.lines[0]!;
     assert.equal(line.lineNumber, 2);
-    assert.equal(line.preview.slice(line.highlight!.start, line.highlight!.end), 'TODO');
+    assert.deepEqual(marked(line), ['TODO']);
     assert.deepEqual(targets[line.target], { kind: 'file', path: 'src/a.ts', folder: path.basename(dir), lineNumber: 2, match: { literal: 'todo', caseSensitive: false } });
-    assert.deepEqual(card.counts.find((c) => c.label === 'matches'), { label: 'matches', value: 3 });
+    // Files with matches and files scanned are different counts, and the card says which is which.
+    assert.deepEqual(counts(card), ['3 matches', '2 files with matches', '2 files scanned', '0 skipped']);
   });
 
   it('lists web sources but never offers a non-web link', () => {
@@ -127,7 +138,8 @@ describe('panel cards', () => {
     assert.equal(b.sources[1]!.title, 'http://example.org/0');
     assert.deepEqual(b.answers, [{ text: 'An answer.' }]);
     assert.ok(targets.every((t) => t.kind === 'url' && /^https?:/.test(t.url)));
-    assert.equal(card.counts[0]!.label, 'sources');
+    assert.equal(card.counts[0]!.kind, 'sources');
+    assert.equal(b.more, '4 more sources in the full result');
   });
 
   it('shows a real fetched page with its facts and the first lines of its Markdown', async () => {
@@ -169,7 +181,7 @@ describe('panel cards', () => {
     const failed: ToolRun = { ...base, status: 'error', error: { code: 'SEARCH_INVALID_PATTERN', message: 'bad regex' }, text: 'Error: bad regex' };
     const card = buildCard(failed).card;
     assert.equal(card.progress, undefined);
-    assert.deepEqual(card.error, { code: 'SEARCH_INVALID_PATTERN', message: 'bad regex' });
+    assert.deepEqual(card.error, { code: 'SEARCH_INVALID_PATTERN', message: 'bad regex', summary: 'The pattern is not valid.' });
     assert.equal(card.hasText, true);
   });
 
@@ -181,6 +193,127 @@ describe('panel cards', () => {
     assert.equal(card.args[1]!.value, '[1,2]');
     assert.equal(card.args[2]!.value, '[object Object]');
     assert.deepEqual(buildCard({ id: 'r4', tool: 'glob', input: 'str', source: 'agent', status: 'error', startedAt: 1 }).card.args, [{ name: 'input', value: '"str"' }]);
+  });
+});
+
+describe('panel cards show the model’s view', () => {
+  /** A tree like the one in issue 13: the oldest files all under src/, then test/ and node_modules/. */
+  let tree: string;
+  before(() => {
+    const entries: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) entries[`src/s${String(i).padStart(2, '0')}.ts`] = 'x\n';
+    for (let i = 0; i < 15; i++) entries[`test/t${String(i).padStart(2, '0')}.ts`] = 'x\n';
+    for (let i = 0; i < 15; i++) entries[`node_modules/pkg/n${String(i).padStart(2, '0')}.js`] = 'x\n';
+    tree = makeTree(entries);
+    Object.keys(entries).forEach((rel, i) => setMtime(tree, rel, 1_600_000_000 + i * 60));
+  });
+  after(() => removeTree(tree));
+
+  /** The paths the model's text lists: the lines before the first blank line. */
+  const pageOf = (text: string) => text.slice(0, text.indexOf('\n\n')).split('\n');
+
+  it('lists exactly the sampled page the model got, then how many more the full result holds', async () => {
+    const input = { pattern: '*' };
+    const globEnv = searchEnv({ folders: [folder(tree)], search: { globMaxResults: 12 }, spill: memorySpill() });
+    const output = await globTool.run(globTool.parse(input, globEnv.config), globEnv);
+    const files = body(buildCard(doneRun('glob', input, output)).card.body, 'files');
+    const modelPage = pageOf(output.text);
+    assert.equal(modelPage.length, 12);
+    // The sample reaches all three folders; the head of the list would be src/ only.
+    assert.ok(['src/', 'test/', 'node_modules/'].every((dir) => modelPage.some((p) => p.startsWith(dir))), modelPage.join(' '));
+    assert.deepEqual(files.files.map((f) => f.path), modelPage);
+    assert.equal(files.more, '58 more files in the full result');
+    assert.match(output.text, /\[58 more files not shown\./);
+  });
+
+  it('lists the head the model got when sampling is off', async () => {
+    const input = { pattern: '*' };
+    const globEnv = searchEnv({ folders: [folder(tree)], search: { globMaxResults: 12, sampleOverCapGlobResults: false } });
+    const output = await globTool.run(globTool.parse(input, globEnv.config), globEnv);
+    const files = body(buildCard(doneRun('glob', input, output)).card.body, 'files');
+    assert.deepEqual(files.files.map((f) => f.path), pageOf(output.text));
+    assert.ok(files.files.every((f) => f.path.startsWith('src/')));
+  });
+
+  it('lists a whole page longer than a grep card, as the model got it', async () => {
+    const input = { pattern: '*' };
+    const globEnv = searchEnv({ folders: [folder(tree)], search: { globMaxResults: MAX_CARD_ROWS + 5 } });
+    const output = await globTool.run(globTool.parse(input, globEnv.config), globEnv);
+    const files = body(buildCard(doneRun('glob', input, output)).card.body, 'files');
+    assert.deepEqual(files.files.map((f) => f.path), pageOf(output.text));
+    assert.equal(files.more, '5 more files in the full result');
+  });
+});
+
+describe('panel card rows on long lines', () => {
+  let tree: string;
+  const far = `${'const filler = 1; '.repeat(12)}needle here, needle there${' // tail'.repeat(60)}`;
+  before(() => {
+    tree = makeTree({ 'long.ts': `short needle\n${far}\n` });
+  });
+  after(() => removeTree(tree));
+
+  const rowsOf = (b: CardBody) => body(b, 'files').files.flatMap((f) => f.lines);
+
+  it('shows a window around grep’s first match, with … on each side and every match in it highlighted', async () => {
+    const input = { pattern: 'needle' };
+    const output = await grepTool.run(grepTool.parse(input, defaultConfig()), env(tree));
+    const rows = rowsOf(buildCard(doneRun('grep', input, output)).card.body);
+    assert.equal(rows[0]!.preview, 'short needle');
+    const row = rows[1]!;
+    assert.ok(far.indexOf('needle') > 200, 'the match is past where a plain row would be cut');
+    assert.ok(row.preview.startsWith('…') && row.preview.endsWith('…'), row.preview);
+    assert.deepEqual(marked(row), ['needle', 'needle']);
+    assert.ok(row.highlights[0]!.start <= 1 + CONTEXT_BEFORE_MATCH);
+  });
+
+  it('does the same for workspace_search, whose report gives only the first match', async () => {
+    const input = { query: 'NEEDLE' };
+    const output = await workspaceSearchTool.run(workspaceSearchTool.parse(input, defaultConfig()), env(tree));
+    const rows = rowsOf(buildCard(doneRun('workspace_search', input, output)).card.body);
+    assert.deepEqual(marked(rows[0]!), ['needle']);
+    const row = rows[1]!;
+    assert.ok(row.preview.startsWith('…') && row.preview.endsWith('…'), row.preview);
+    assert.deepEqual(marked(row), ['needle', 'needle']);
+    assert.ok(row.highlights[0]!.start <= 1 + CONTEXT_BEFORE_MATCH);
+  });
+});
+
+describe('panel error cards', () => {
+  const failedRun = (tool: ToolName, e: unknown): ToolRun => {
+    assert.ok(isToolError(e), String(e));
+    return { id: 'e1', tool, input: {}, source: 'agent', status: 'error', startedAt: 1, durationMs: 2, error: { code: e.code, message: e.message }, text: formatToolError(e) };
+  };
+
+  it('offers Set API key when web_search has no key for its provider', async () => {
+    const config = { ...defaultConfig().webSearch, provider: 'tavily' as const };
+    const error = await selectProvider(config, async () => undefined).then(() => undefined, (e: unknown) => e);
+    const card = buildCard(failedRun('web_search', error)).card;
+    assert.equal(card.error?.fix, 'setApiKey');
+    assert.equal(card.error?.summary, 'Web search needs a valid API key for its provider.');
+    assert.equal(card.error?.code, 'WEB_PROVIDER_UNCONFIGURED');
+    assert.match(card.error!.message, /none is stored/);
+  });
+
+  it('offers no key for a web_search error a key cannot fix', async () => {
+    const config = { ...defaultConfig().webSearch, provider: 'searxng' as const };
+    const error = await selectProvider(config, async () => undefined).then(() => undefined, (e: unknown) => e);
+    const card = buildCard(failedRun('web_search', error)).card;
+    assert.equal(card.error?.fix, undefined);
+    assert.equal(card.error?.summary, 'Web search is not set up yet.');
+  });
+
+  it('puts a person’s summary above the model’s message of a real grep error', async () => {
+    const error = await grepTool.run(grepTool.parse({ pattern: 'a(b' }, defaultConfig()), env(realpathSync(tmpdir()))).then(() => undefined, (e: unknown) => e);
+    const card = buildCard(failedRun('grep', error)).card;
+    assert.equal(card.error?.summary, 'The pattern is not valid.');
+    assert.equal(card.error?.code, 'SEARCH_INVALID_PATTERN');
+    assert.equal(card.error?.fix, undefined);
+  });
+
+  it('summarises a code it does not know', () => {
+    const card = buildCard({ id: 'e2', tool: 'glob', input: {}, source: 'agent', status: 'error', startedAt: 1, error: { code: 'FUTURE_CODE', message: 'm' } }).card;
+    assert.equal(card.error?.summary, 'The call failed.');
   });
 });
 

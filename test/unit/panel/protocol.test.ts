@@ -7,7 +7,7 @@ import { parseWebviewMessage, PROTOCOL_VERSION } from '../../../src/vscode/panel
 describe('panel protocol', () => {
   it('accepts the ready handshake and every action', () => {
     assert.deepEqual(parseWebviewMessage({ type: 'ready', version: PROTOCOL_VERSION }), { type: 'ready', version: PROTOCOL_VERSION });
-    for (const action of ['openFull', 'copy', 'rerun', 'cancel'] as const) {
+    for (const action of ['openFull', 'copy', 'rerun', 'cancel', 'fix'] as const) {
       assert.deepEqual(parseWebviewMessage({ type: 'request', requestId: 7, request: { action, runId: 'abc' } }), {
         type: 'request',
         requestId: 7,

@@ -282,7 +282,8 @@ describe('grep tool: timeout and cancellation on a slow search', function () {
   it('aborts when the caller cancels, and leaves no rg process', async () => {
     const controller = new AbortController();
     const running = grepError({ pattern: SLOW_PATTERN }, { folders: [folder(root)], signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 300));
+    // Wait for rg to start, however long a busy machine takes (bounded by rounds, and by the test's timeout).
+    for (let i = 0; i < 500 && processesUnder(root).length === 0; i++) await new Promise((r) => setTimeout(r, 50));
     assert.equal(processesUnder(root).length, 1, 'rg is running');
     controller.abort();
     const error = await running;

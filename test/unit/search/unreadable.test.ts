@@ -76,8 +76,10 @@ describe('unreadable entries cost only themselves (issue 12, point 6)', function
     if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" before these tests.`);
     const ids = unprivilegedIds();
     const spawnOptions: SpawnSyncOptions = { cwd: bin, encoding: 'utf8', env: { PATH: '', TMPDIR: os.tmpdir() }, ...(ids ?? {}) };
-    // The checkout may sit where only root may go (a CI clone under /root): the user runs copies.
+    // The checkout may sit where only root may go (a CI clone under /root): the user runs copies (cli.js runs
+    // the bundle beside it, cliMain.js).
     const cliCopy = readableCopy(cli, bin);
+    readableCopy(path.join(path.dirname(cli), 'cliMain.js'), bin);
     const rg = readableCopy(RG_PATH, bin, 0o755);
     const node = ids && spawnSync(process.execPath, ['-e', ''], spawnOptions).status !== 0 ? readableCopy(process.execPath, bin, 0o755) : process.execPath;
     const cliRun = (tool: string, input: object) => spawnSync(node, [cliCopy, tool, JSON.stringify(input), '--cwd', ws.root, '--rg', rg], spawnOptions);

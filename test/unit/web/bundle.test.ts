@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 
 const REPO = path.resolve(__dirname, '../../..');
-const WEB_STACK = /node_modules\/(linkedom|turndown|turndown-plugin-gfm|@mozilla\/readability|iconv-lite|htmlparser2)\//;
+const WEB_STACK = /node_modules\/(linkedom|turndown|turndown-plugin-gfm|@mozilla\/readability|iconv-lite|htmlparser2|pdfjs-dist)\//;
+const PDFJS = /node_modules\/pdfjs-dist\//;
 
 /** Package inputs of a bundle of `entry`, as esbuild would build it for dist/. */
 async function bundledPackages(entry: string): Promise<string[]> {
@@ -14,7 +15,7 @@ async function bundledPackages(entry: string): Promise<string[]> {
 describe('web_fetch bundles', function () {
   this.timeout(30_000);
 
-  it('keeps linkedom, turndown, readability and iconv-lite out of the tool registry (and so out of dist/extension.js)', async () => {
+  it('keeps linkedom, turndown, readability, pdf.js and iconv-lite out of the tool registry (and so out of dist/extension.js)', async () => {
     const inputs = await bundledPackages('src/core/registry.ts');
     assert.ok(inputs.some((i) => i.endsWith('src/core/web/fetch/tool.ts')));
     assert.ok(inputs.some((i) => i.endsWith('src/core/web/search/tool.ts')), 'web_search (whose DuckDuckGo page parser runs in the worker)');
@@ -27,5 +28,11 @@ describe('web_fetch bundles', function () {
       assert.ok(inputs.some((i) => i.includes(`node_modules/${pkg}/`)), pkg);
     }
     assert.ok(inputs.some((i) => i.endsWith('src/core/web/search/providers/duckduckgoPage.ts')), 'the DuckDuckGo result-page parser');
+    assert.deepEqual(inputs.filter((i) => PDFJS.test(i)), [], 'pdf.js is loaded on the first PDF, not when the worker starts');
+  });
+
+  it('puts pdf.js, display and worker side, in its own bundle', async () => {
+    const inputs = await bundledPackages('src/core/web/convert/pdfjsBundle.mjs');
+    for (const file of ['pdfjs-dist/legacy/build/pdf.mjs', 'pdfjs-dist/legacy/build/pdf.worker.mjs']) assert.ok(inputs.some((i) => i.endsWith(file)), file);
   });
 });

@@ -4,9 +4,11 @@ import { classifyContent } from '../../../src/core/web/convert/contentKind';
 const bytes = (text: string): Buffer => Buffer.from(text, 'latin1');
 
 describe('web/convert classifyContent', () => {
-  it('finds a PDF served as text/html by its signature', () => {
+  it('finds a PDF served as text/html by its signature, and takes application/pdf as a PDF', () => {
     const result = classifyContent(bytes('%PDF-1.7\n%âãÏÓ\n1 0 obj <<>>'), 'text/html; charset=utf-8');
-    assert.deepEqual(result, { kind: 'binary', mime: 'text/html', description: 'a PDF document' });
+    assert.deepEqual(result, { kind: 'pdf', mime: 'text/html', description: 'a PDF document' });
+    assert.equal(classifyContent(bytes('\n\n%PDF-1.4 after junk'), 'application/pdf').kind, 'pdf');
+    assert.equal(classifyContent(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]), 'application/pdf').description, 'a PNG image');
   });
 
   it('finds binary bytes whatever the header, but not in UTF-16 text', () => {

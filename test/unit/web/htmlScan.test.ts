@@ -64,9 +64,8 @@ describe('web/convert scanHtml (lexical nesting guard)', () => {
     assert.deepEqual([fragment.headStart, fragment.bodyStart], [-1, -1]);
   });
 
-  it('scans a 20,000-deep document quickly (it stops at the limit)', () => {
-    const start = performance.now();
-    assert.equal(scanHtml(nested(20_000)).tooDeep, true);
-    assert.ok(performance.now() - start < 200);
+  it('stops scanning a 20,000-deep document at the limit', () => {
+    const scan = scanHtml(nested(20_000));
+    assert.deepEqual([scan.tooDeep, scan.depth], [true, MAX_NESTING_DEPTH + 1]);
   });
 });

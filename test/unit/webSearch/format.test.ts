@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { mergeRoundRobin } from '../../../src/core/web/search/merge';
-import { cappedLine, CITE_LINE, escapeLinkSyntax, formatSearchOutput, NO_RESULTS, sourceLine, UNTRUSTED_LINE, type WebSearchSource } from '../../../src/core/web/search/output';
+import { cappedLine, CITE_LINE, formatSearchOutput, NO_RESULTS, sourceLine, UNTRUSTED_LINE, type WebSearchSource } from '../../../src/core/web/search/output';
 import { resultUrl, sourceKey } from '../../../src/core/web/search/sourceUrl';
-import { cleanText, decodeEntities, displayDate } from '../../../src/core/web/search/text';
+import { cleanText, decodeEntities, displayDate, plainLine } from '../../../src/core/web/search/text';
+import { FOREIGN_STRUCTURE, markdownStructure } from '../../helpers/commonMark';
 
 const item = (url: string, title = url) => ({ url, title });
 
@@ -16,6 +17,13 @@ describe('web_search text cleaning', () => {
     assert.equal(cleanText('line\n  break\u00a0and&nbsp;space'), 'line break and space');
     assert.equal(cleanText(null), '');
     assert.equal(cleanText(42), '');
+  });
+
+  it('shows control characters, also ones decoded from references, as control pictures and escapes', () => {
+    // Issue 16: an ESC sequence from a provider erased lines on a terminal; bidi overrides reorder text.
+    assert.equal(cleanText('a\x1b[4A\x1b[J b\u0007 &#27;]0;title&#7; \u009b2J \u202eevil\u202c'), 'a␛[4A␛[J b␇ ␛]0;title␇ \\u009b2J \\u202eevil\\u202c');
+    assert.equal(cleanText('one\r\ntwo\u2028three\u0085four'), 'one two three\\u0085four');
+    assert.equal(plainLine(' tab\there\u0000 '), 'tab here␀');
   });
 
   it('leaves unknown names alone and replaces invalid code points', () => {
@@ -108,14 +116,42 @@ describe('web_search output', () => {
     assert.equal(sourceLine(source({ title: 'a [b] \\ c', url: 'https://en.wikipedia.org/wiki/Node_(software)' })), '- [a \\[b\\] \\\\ c](https://en.wikipedia.org/wiki/Node_%28software%29)');
   });
 
-  it('makes link syntax in titles, snippets and dates inert with CommonMark backslash escapes', () => {
-    assert.equal(escapeLinkSyntax('[x](http://evil)'), '\\[x\\](http://evil)');
-    assert.equal(escapeLinkSyntax('![img](http://evil/p.png) a\\[b'), '!\\[img\\](http://evil/p.png) a\\\\\\[b');
-    assert.equal(escapeLinkSyntax('plain (text) <b>'), 'plain (text) <b>');
+  it('makes Markdown in titles, snippets and dates inert with CommonMark backslash escapes', () => {
     assert.equal(
       sourceLine(source({ title: 'x](http://evil) [y', snippet: '[ref]: http://evil', date: '[3 days ago]' })),
       '- [x\\](http://evil) \\[y](https://example.com/) — \\[ref\\]: http://evil (\\[3 days ago\\])',
     );
+    assert.equal(sourceLine(source({ title: '<https://evil.example/x>', snippet: 'a `b` *c* &amp; ~~d~~' })), '- [\\<https://evil.example/x>](https://example.com/) — a \\`b\\` \\*c\\* \\&amp; \\~\\~d\\~\\~');
+  });
+
+  it('percent-encodes a backslash in a source URL, so it cannot escape the link\'s closing parenthesis', () => {
+    const line = sourceLine(source({ title: 'T', url: 'https://example.com/?q=a\\', snippet: 'after' }));
+    assert.equal(line, '- [T](https://example.com/?q=a%5C) — after');
+    assert.deepEqual(markdownStructure(line).links, [{ href: 'https://example.com/?q=a%5C', text: 'T' }]);
+  });
+
+  it('renders hostile titles, snippets, dates and answers as exactly their text, with Scout\'s links only', () => {
+    // Issue 16: each of these formed a link, image, autolink, raw HTML or other structure before.
+    const hostile = [
+      '<https://evil.example/x>',
+      '<a href="https://evil.example">click</a> <img src=x onerror=alert(1)>',
+      '[click](https://evil.example) ![i](https://evil.example/p.png) [ref]: https://evil.example',
+      '`code` *em* **strong** _u_ ~~strike~~ &copy; &#x41; \\[escaped\\]',
+      'x](https://evil.example) [y',
+      'a`b',
+    ];
+    const sources = hostile.map((text, i) => source({ title: text, url: `https://example.com/${i}`, snippet: hostile[(i + 1) % hostile.length]!, date: hostile[(i + 2) % hostile.length]! }));
+    const answers = ['# Heading', '> quote', '- item', '+ item', '1. first', '2) second', '=== underline', '---', '| a | b |', '    indented', ...hostile].map((text) => ({ query: `q ${text}`, text }));
+    const text = formatSearchOutput({ queries: answers.map((a) => a.query), answers, sources, capped: false, provider: 'tavily' });
+    for (const flavour of ['commonmark', 'gfm'] as const) {
+      const rendered = markdownStructure(text, flavour);
+      for (const type of FOREIGN_STRUCTURE) assert.ok(!rendered.types.has(type), `${flavour}: provider text formed ${type}`);
+      assert.deepEqual(rendered.links, sources.map((s) => ({ href: s.url, text: s.title })), flavour);
+      assert.deepEqual(rendered.headings, answers.map((a) => ({ tag: 'h2', text: `Answer to "${a.query.replace(/\s+/g, ' ')}"` })), flavour);
+      const items = rendered.paragraphs.filter((p) => sources.some((s) => p.startsWith(`${s.title} — `)));
+      assert.deepEqual(items, sources.map((s) => `${s.title} — ${s.snippet} (${s.date})`), flavour);
+      for (const answer of answers) assert.ok(rendered.paragraphs.includes(answer.text.trim()), `${flavour}: answer ${JSON.stringify(answer.text)} not shown as written`);
+    }
   });
 
   it('puts answers first under headings naming their query, then the sources, the capped line and the closing lines', () => {

@@ -15,6 +15,7 @@ import {
   exaBody,
   json,
   queryOf,
+  recordingLogger,
   searchConfig,
   searchEnv,
   searxngBody,
@@ -35,9 +36,9 @@ describe('web_search providers (loopback servers speaking each API)', function (
   afterEach(() => server.close());
 
   /** Runs web_search with `provider` pointed at the loopback server's `/<provider>` path. */
-  function run(provider: WebSearchConfig['provider'], input: Record<string, unknown>, overrides: Partial<WebSearchConfig> = {}) {
+  function run(provider: WebSearchConfig['provider'], input: Record<string, unknown>, overrides: Partial<WebSearchConfig> = {}, log = recordingLogger()) {
     const config = searchConfig({ provider, baseUrls: { [provider]: server.url(`/${provider}`) }, ...overrides });
-    return tool.run(tool.parse(input, config), searchEnv(config, { secrets: SECRETS }));
+    return tool.run(tool.parse(input, config), searchEnv(config, { secrets: SECRETS, log }));
   }
 
   describe('Brave Search', () => {
@@ -66,7 +67,7 @@ describe('web_search providers (loopback servers speaking each API)', function (
           ['Backpressuring in Streams', 'https://nodejs.org/en/learn/modules/backpressuring-in-streams', 'There is a general problem…', ''],
         ],
       );
-      assert.match(out.text, /^Sources:\n- \[Stream \| Node\.js v22 Documentation\]\(https:\/\/nodejs\.org\/api\/stream\.html\) — A stream is an abstract interface &amp; more \(2024-03-05\)\n/);
+      assert.match(out.text, /^Sources:\n- \[Stream \| Node\.js v22 Documentation\]\(https:\/\/nodejs\.org\/api\/stream\.html\) — A stream is an abstract interface \\&amp; more \(2024-03-05\)\n/);
     });
 
     it('gives no sources for "web": null or a missing web section', async () => {
@@ -106,7 +107,7 @@ describe('web_search providers (loopback servers speaking each API)', function (
       assert.match(String(request.headers['content-type']), /^application\/json/);
       assert.deepEqual(JSON.parse(request.body), { query: 'who is leo messi', search_depth: 'basic', topic: 'general', max_results: 8, include_answer: true, country: 'united states' });
       assert.deepEqual(out.value.answers, [{ query: 'who is leo messi', text: 'Lionel Messi is an Argentine footballer & captain.' }]);
-      assert.ok(out.text.startsWith('## Answer to "who is leo messi"\n\nLionel Messi is an Argentine footballer & captain.\n\nSources:\n- [Leo Messi - Wikipedia](https://en.wikipedia.org/wiki/Lionel_Messi) — Lionel Andrés Messi is an Argentine footballer.\n'), out.text);
+      assert.ok(out.text.startsWith('## Answer to "who is leo messi"\n\nLionel Messi is an Argentine footballer \\& captain.\n\nSources:\n- [Leo Messi - Wikipedia](https://en.wikipedia.org/wiki/Lionel_Messi) — Lionel Andrés Messi is an Argentine footballer.\n'), out.text);
     });
 
     it('labels each answer with its query when several queries run', async () => {
@@ -266,9 +267,11 @@ describe('web_search providers (loopback servers speaking each API)', function (
         if (server.requests.length === 1) json(res, {}, 429, { 'retry-after': '3600' });
         else json(res, exaBody([]));
       };
-      await run('exa', { queries: ['q'] });
-      const waited = server.arrivals[1]! - server.arrivals[0]!;
-      assert.ok(waited >= 4900 && waited < 6000, `retried after ${waited} ms`);
+      const log = recordingLogger();
+      await run('exa', { queries: ['q'] }, {}, log);
+      // The wait Scout chose, from its log; the arrival times only bound it from below (a busy machine adds to it).
+      assert.deepEqual(log.lines.filter((l) => /retrying/.test(l)), ['[warn] web_search: Exa answered HTTP 429 (rate limit); retrying once in 5000 ms.']);
+      assert.ok(server.arrivals[1]! - server.arrivals[0]! >= 4900, `retried after ${server.arrivals[1]! - server.arrivals[0]!} ms`);
     });
 
     it('fails with WEB_RATE_LIMITED after a second 429', async () => {
@@ -310,7 +313,7 @@ describe('web_search providers (loopback servers speaking each API)', function (
 
     it('refuses an HTML page where JSON was expected', async () => {
       server.handle = (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body><form action="/login">Sign in to the proxy</form></body></html>');
-      await assert.rejects(run('tavily', { queries: ['q'] }), { code: 'WEB_PROVIDER_ERROR', message: /^Tavily answered with an HTML page where its JSON API answer was expected \(HTTP 200, Content-Type text\/html\)\. If you set a "tavily" entry in scout\.webSearch\.baseUrls/ });
+      await assert.rejects(run('tavily', { queries: ['q'] }), { code: 'WEB_PROVIDER_ERROR', message: /^Tavily answered with an HTML page where its JSON API answer was expected \(HTTP 200, Content-Type "text\/html"\)\. If you set a "tavily" entry in scout\.webSearch\.baseUrls/ });
       server.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not json</html>');
       await assert.rejects(run('exa', { queries: ['q'] }), { code: 'WEB_PROVIDER_ERROR', message: /HTML page/ });
       server.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"results": [');

@@ -2,9 +2,10 @@
  * How web_fetch treats a body:
  * - `html`: converted to Markdown;
  * - `text`: passed through (plain text, Markdown, JSON, XML, CSS, JavaScript, …);
+ * - `pdf`: its text extracted with pdf.js, page by page;
  * - `binary`: not shown; the result says the content type is unsupported.
  */
-export type ContentKind = 'html' | 'text' | 'binary';
+export type ContentKind = 'html' | 'text' | 'pdf' | 'binary';
 
 export interface ContentClass {
   readonly kind: ContentKind;
@@ -16,7 +17,6 @@ export interface ContentClass {
 
 /** File signatures (WHATWG MIME Sniffing §6 and common formats) that mark a body as binary whatever its header says. */
 const SIGNATURES: readonly [bytes: readonly (number | null)[], description: string][] = [
-  [[0x25, 0x50, 0x44, 0x46, 0x2d], 'a PDF document'], // %PDF-
   [[0x25, 0x21, 0x50, 0x53], 'a PostScript document'], // %!PS
   [[0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG image'],
   [[0x47, 0x49, 0x46, 0x38], 'a GIF image'],
@@ -63,22 +63,30 @@ const TEXT_APPLICATION = new Set([
   'application/csv',
 ]);
 
+/** The PDF signature `%PDF-` (ISO 32000-1 §7.5.2: a PDF file starts with its header line). */
+const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46, 0x2d];
+
 /**
- * Classifies a response body by its `Content-Type` and its bytes. The bytes win where they are certain: a
- * known binary signature, or a control byte that never occurs in text within the first 1445 bytes (unless
- * a BOM or the header says UTF-16), makes the body `binary` even when served as `text/html`. HTML is
- * `text/html`, `application/xhtml+xml`, or an untyped body that starts like an HTML document.
+ * Classifies a response body by its `Content-Type` and its first bytes (at most 1445 are read, so the cost
+ * does not grow with the body). The bytes win where they are certain: a body starting `%PDF-` is `pdf`
+ * whatever its header says, and any other known binary signature, or a control byte that never occurs in text
+ * within the first 1445 bytes (unless a BOM or the header says UTF-16), makes the body `binary` even when
+ * served as `text/html`. A body declared `application/pdf` without another signature is `pdf` too (pdf.js
+ * finds a PDF header that junk precedes). HTML is `text/html`, `application/xhtml+xml`, or an untyped body that starts like an HTML document.
  */
 export function classifyContent(bytes: Uint8Array, contentType: string | undefined): ContentClass {
   const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  const pdf: ContentClass = { kind: 'pdf', mime, description: 'a PDF document' };
+  if (PDF_SIGNATURE.every((b, i) => bytes[i] === b)) return pdf;
   const signature = SIGNATURES.find(([sig]) => sig.every((b, i) => b === null || bytes[i] === b));
   if (signature) return { kind: 'binary', mime, description: signature[1] };
+  if (mime === 'application/pdf' || mime === 'application/x-pdf') return pdf;
   const utf16 = (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe) || /charset\s*=\s*"?utf-16/i.test(contentType ?? '');
   if (!utf16 && hasBinaryByte(bytes)) return { kind: 'binary', mime, description: 'binary data' };
 
   if (mime === 'text/html' || mime === 'application/xhtml+xml') return { kind: 'html', mime };
   if (mime.startsWith('text/') || mime.endsWith('+json') || mime.endsWith('+xml') || TEXT_APPLICATION.has(mime)) return { kind: 'text', mime };
-  const declaredBinary = /^(image|audio|video|font|model)\//.test(mime) || /^application\/(pdf|zip|gzip|x-(tar|7z|rar|bzip2|xz)|msword|vnd\.|wasm)/.test(mime);
+  const declaredBinary = /^(image|audio|video|font|model)\//.test(mime) || /^application\/(zip|gzip|x-(tar|7z|rar|bzip2|xz)|msword|vnd\.|wasm)/.test(mime);
   if (declaredBinary) return { kind: 'binary', mime, description: `${mime} content` };
   return { kind: looksLikeHtml(bytes) ? 'html' : 'text', mime };
 }

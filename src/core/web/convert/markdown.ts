@@ -1,7 +1,7 @@
-import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
 import { strikethrough, taskListItems } from 'turndown-plugin-gfm';
 import { scanHtml, MAX_NESTING_DEPTH, type HtmlScan } from './htmlScan';
+import { contentTextLength, fallbackContent, normaliseSpace, readabilityArticle, removeBanners, textLength, type ContentSource, type MainContent } from './mainContent';
 import { gfmTables } from './tables';
 import type * as Linkedom from 'linkedom' with { 'resolution-mode': 'import' };
 
@@ -11,67 +11,76 @@ const { DOMParser } = require('linkedom') as typeof Linkedom;
 export interface ConversionOptions {
   /** The page's URL: relative links and images are made absolute against it (and any `<base href>`). */
   readonly baseUrl: string;
-  /** Keep only the main content found by @mozilla/readability (setting `scout.webFetch.extractMainContent`). */
+  /** Look for the main content (setting `scout.webFetch.extractMainContent`); else the whole body is converted. */
   readonly extractMainContent: boolean;
+  /**
+   * When the conversion should be finished, in `now()` ms (the worker's time budget). Readability is skipped,
+   * and the cheaper fallback chain used, when parsing alone took more than a third of the time left: the
+   * article search and turndown each cost about as much again. Default: no deadline.
+   */
+  readonly deadline?: number;
+  /** The clock `deadline` is read against; default `Date.now`. Tests pass their own. */
+  readonly now?: () => number;
 }
 
 /**
- * How the body was produced: converted Markdown, or the source passed through raw because it nests deeper
- * than {@link MAX_NESTING_DEPTH} levels (`raw-too-deep`) or because conversion threw (`raw-error`).
+ * The result of converting an HTML source:
+ * - `markdown`: converted; `content` says which part of the page, `pageChars` and `contentChars` are the
+ *   characters of text (whitespace collapsed) in the whole body and in that part, and `articleSearchSkipped`
+ *   is true when the deadline left no time for Readability;
+ * - `raw-too-deep`: not converted, because it nests deeper than {@link MAX_NESTING_DEPTH} levels;
+ * - `raw-error`: not converted, because conversion threw `error`.
+ * A source that is not converted is shown raw by the caller.
  */
-export type ConversionMode = 'markdown' | 'raw-too-deep' | 'raw-error';
-
-export interface Conversion {
-  readonly markdown: string;
-  readonly mode: ConversionMode;
-  /** True when main-content extraction was used (false when off, or when it found too little text). */
-  readonly extracted: boolean;
-  /** With `extracted`: characters of text (whitespace collapsed) in the whole page and in the extraction. */
-  readonly extraction?: { readonly pageChars: number; readonly articleChars: number };
-  /** The message of the exception behind `raw-error`. */
-  readonly error?: string;
-}
-
-/**
- * Readability's result is used only when it keeps at least this many characters of text (or half of a short
- * page's text)...
- */
-export const MIN_EXTRACTED_CHARS = 500;
-/** ...and at least this share of the page's text; less means it picked a fragment of an index or listing page. */
-export const MIN_EXTRACTED_SHARE = 0.05;
-
-/**
- * Whether an extraction keeping `articleChars` characters of a page with `pageChars` characters of text
- * (whitespace collapsed) is used instead of the whole body.
- */
-export function keepsEnoughText(articleChars: number, pageChars: number): boolean {
-  return articleChars > 0 && articleChars >= Math.min(MIN_EXTRACTED_CHARS, pageChars / 2) && articleChars >= pageChars * MIN_EXTRACTED_SHARE;
-}
+export type Conversion =
+  | {
+      readonly mode: 'markdown';
+      readonly markdown: string;
+      readonly content: ContentSource;
+      readonly pageChars: number;
+      readonly contentChars: number;
+      readonly articleSearchSkipped: boolean;
+    }
+  | { readonly mode: 'raw-too-deep' }
+  | { readonly mode: 'raw-error'; readonly error: string };
 
 /** Elements in the body whose content is never page text (metadata elements there come from head-less sources). */
 const DROPPED = 'script, style, noscript, template, svg, canvas, iframe, object, embed, head, title, meta, link, base, [hidden], [aria-hidden="true"]';
 
 /**
- * Converts an HTML source to Markdown: lexical nesting guard, linkedom parse, removal of non-content
- * elements, optional main-content extraction, then turndown (ATX headings, fenced code, GFM tables,
- * strikethrough and task lists). Never throws: any exception returns the source raw (`raw-error`).
+ * Converts a whole HTML source to Markdown: lexical nesting guard, linkedom parse, removal of non-content
+ * elements, then (with `extractMainContent`) the main content: Readability's article when it keeps enough of
+ * the page's content text, else the fallback chain of mainContent.ts; then turndown (ATX headings, fenced
+ * code, GFM tables, strikethrough and task lists). Never throws: an exception gives `raw-error`.
  * Synchronous and CPU-bound; Scout runs it inside the conversion worker.
  */
 export function htmlToMarkdown(source: string, options: ConversionOptions): Conversion {
   const scan = scanHtml(source, MAX_NESTING_DEPTH);
-  if (scan.tooDeep) return { markdown: source, mode: 'raw-too-deep', extracted: false };
+  if (scan.tooDeep) return { mode: 'raw-too-deep' };
   try {
-    const load = (): Document => prepareDocument(parseDocument(source, scan), options.baseUrl);
+    const now = options.now ?? Date.now;
+    const start = now();
+    const load = (): Document => prepareDocument(parseDocument(source, scan), options.baseUrl, options.extractMainContent);
     let document = load();
-    let title = normaliseSpace(document.title);
-    const article = options.extractMainContent ? extractArticle(document) : undefined;
-    if (article) title = article.title || title;
-    else if (options.extractMainContent) document = load(); // Readability rearranged the document it read
-    let markdown = converter().turndown((article?.content ?? document.body) as unknown as HTMLElement).trim();
+    const pageChars = textLength(document.body);
+    let content: MainContent;
+    let articleSearchSkipped = false;
+    if (!options.extractMainContent) {
+      content = { root: document.body, source: 'body', title: '', contentChars: pageChars };
+    } else {
+      const spent = now() - start;
+      articleSearchSkipped = options.deadline !== undefined && options.deadline - now() < 3 * spent;
+      const article = articleSearchSkipped ? undefined : readabilityArticle(document, contentTextLength(document.body));
+      if (!article && !articleSearchSkipped) document = load(); // Readability rearranged the document it read
+      content = article ?? fallbackContent(document);
+    }
+    const title = content.title || normaliseSpace(document.title);
+    nestStrayLists(content.root);
+    let markdown = converter().turndown(content.root as unknown as HTMLElement).trim();
     if (title !== '' && !markdown.slice(0, 1000).includes(title)) markdown = `# ${title}\n\n${markdown}`.trim();
-    return article ? { markdown, mode: 'markdown', extracted: true, extraction: article.extraction } : { markdown, mode: 'markdown', extracted: false };
+    return { mode: 'markdown', markdown, content: content.source, pageChars, contentChars: content.contentChars, articleSearchSkipped };
   } catch (e) {
-    return { markdown: source, mode: 'raw-error', extracted: false, error: e instanceof Error ? e.message : String(e) };
+    return { mode: 'raw-error', error: e instanceof Error ? e.message : String(e) };
   }
 }
 
@@ -93,10 +102,11 @@ function parseDocument(source: string, scan: HtmlScan): Document {
 }
 
 /**
- * Drops non-content elements and makes URLs absolute against the page (or its `<base href>`). A `<title>`
- * found outside the head (head-less sources) becomes `document.title`.
+ * Drops non-content elements (and, when looking for the main content, cookie and consent banners and sign-up
+ * prompts, so neither Readability nor the fallback chain can take them for page text) and makes URLs absolute against the page
+ * (or its `<base href>`). A `<title>` found outside the head (head-less sources) becomes `document.title`.
  */
-function prepareDocument(document: Document, pageUrl: string): Document {
+function prepareDocument(document: Document, pageUrl: string, extractMainContent: boolean): Document {
   const baseHref = document.querySelector('base[href]')?.getAttribute('href');
   let base = pageUrl;
   if (baseHref) {
@@ -108,6 +118,7 @@ function prepareDocument(document: Document, pageUrl: string): Document {
   }
   const strayTitle = document.head.querySelector('title') ? undefined : document.body.querySelector('title')?.textContent;
   for (const el of Array.from(document.body.querySelectorAll(DROPPED))) el.remove();
+  if (extractMainContent) removeBanners(document);
   if (strayTitle) document.title = strayTitle;
   absolutiseUrls(document, base);
   return document;
@@ -138,17 +149,21 @@ function absolute(url: string, base: string): string {
 }
 
 /**
- * Runs @mozilla/readability (which rearranges `document`); returns the article element and its title when
- * it kept enough text (see {@link keepsEnoughText}).
+ * Moves each list that sits directly in another list (`<ul><ul><li>x</li></ul></ul>`, invalid HTML that
+ * browsers show as an indented list) into a list item: the item before it, or a new one. turndown would
+ * otherwise write it at the outer list's level and the nesting would be lost.
  */
-function extractArticle(document: Document): { content: Element; title: string; extraction: Conversion['extraction'] } | undefined {
-  const pageChars = normaliseSpace(document.body?.textContent ?? '').length;
-  const article = new Readability<Element>(document, { keepClasses: true, serializer: (node) => node as Element }).parse();
-  const content = article?.content;
-  if (!content) return undefined;
-  const articleChars = normaliseSpace(content.textContent ?? '').length;
-  if (!keepsEnoughText(articleChars, pageChars)) return undefined;
-  return { content, title: normaliseSpace(article.title ?? ''), extraction: { pageChars, articleChars } };
+function nestStrayLists(root: Element): void {
+  for (const list of Array.from(root.querySelectorAll('ul > ul, ul > ol, ol > ul, ol > ol'))) {
+    const before = list.previousElementSibling;
+    if (before?.nodeName === 'LI') {
+      before.appendChild(list);
+    } else {
+      const item = list.ownerDocument.createElement('li');
+      list.replaceWith(item);
+      item.appendChild(list);
+    }
+  }
 }
 
 let service: TurndownService | undefined;
@@ -181,6 +196,28 @@ function converter(): TurndownService {
       const paragraph = /\n$/.test(content);
       const body = content.replace(/^\n+|\n+$/g, '') + (paragraph ? '\n' : '');
       return prefix + body.replace(/\n/g, `\n${' '.repeat(prefix.length)}`) + (node.nextSibling ? '\n' : '');
+    },
+  });
+  // A link is always one line of text, whatever blocks it wraps (`<a href><p>Title</p></a>`, card links around a
+  // heading and a teaser): a line break inside `[…]` would end the link.
+  service.addRule('link', {
+    filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
+    replacement: (content, node) => {
+      const text = oneLineLinkText(content);
+      const href = node.getAttribute('href')!.replace(/([<>()])/g, '\\$1');
+      const title = normaliseSpace(node.getAttribute('title') ?? '').replace(/"/g, '\\"');
+      return text === '' ? '' : `[${text}](${/\s/.test(href) ? `<${href}>` : href}${title ? ` "${title}"` : ''})`;
+    },
+  });
+  // Inline code is its text: a link or emphasis inside <code> is not Markdown inside a code span.
+  service.addRule('inlineCode', {
+    filter: 'code',
+    replacement: (_content, node) => {
+      const text = (node.textContent ?? '').replace(/\r?\n|\r/g, ' ');
+      if (text === '') return '';
+      const space = /^`|^ .*?[^ ].* $|`$/.test(text) ? ' ' : '';
+      const fence = '`'.repeat(codeSpanFenceLength(text));
+      return `${fence}${space}${text}${space}${fence}`;
     },
   });
   service.addRule('textlessLink', {
@@ -231,14 +268,27 @@ function languageOf(el: Element | undefined): string | undefined {
   return match?.[1] ?? el.getAttribute('data-lang')?.match(/^[\w+#.-]{1,30}$/)?.[0];
 }
 
+/** Converted link content as one line: block breaks become spaces, and heading, quote and list markers go. */
+function oneLineLinkText(content: string): string {
+  return content
+    .split('\n')
+    .map((line) => line.replace(/^\s*(?:#{1,6}\s+|>\s?|[-*+]\s+|\d{1,9}[.)]\s+)/, '').trim())
+    .filter((line) => line !== '')
+    .join(' ');
+}
+
+/** Length of the shortest backtick string that can delimit `text` as a code span: one whose length no backtick run in `text` has (CommonMark §6.1). */
+function codeSpanFenceLength(text: string): number {
+  const runs = new Set(Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  let n = 1;
+  while (runs.has(n)) n++;
+  return n;
+}
+
 function longestBacktickRun(text: string): number {
   let longest = 0;
   for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
   return longest;
-}
-
-function normaliseSpace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }
 
 

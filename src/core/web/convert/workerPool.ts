@@ -3,20 +3,21 @@ import { Worker } from 'node:worker_threads';
 import { ToolError } from '../../errors';
 import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 import type { CharsetSource } from '../http/charset';
-import type { Conversion } from './markdown';
-import type { RenderMessage, RenderRequest, WorkerTaskRequest } from './render';
+import { displayText } from './displayText';
+import type { ConvertedPage, RenderMessage, RenderRequest, WorkerTaskRequest } from './render';
+import { isReady, type ReadyMessage } from './workerReady';
 
 /** What the worker produced for one body, or what Scout fell back to. */
 export interface RenderResult {
-  /** The decoded source text (at most `maxChars`). */
+  /** The start of the decoded source (at most `rawChars`), display-safe; '' for a PDF, or when nothing was decoded. */
   readonly text: string;
   /** The body held more text than `text`. */
   readonly truncated: boolean;
   readonly charset: string;
   readonly charsetSource: CharsetSource | 'fallback';
-  /** The HTML conversion; null for a text body, or when the worker could not finish (see `failure`). */
-  readonly conversion: Conversion | null;
-  /** Why no conversion exists for an HTML body: the time budget ran out, or the worker died. */
+  /** The whole body converted; null when the worker could not finish (see `failure`). */
+  readonly page: ConvertedPage | null;
+  /** Why `page` is null: the time budget ran out, or the worker died. */
   readonly failure?: WorkerFailure;
 }
 
@@ -25,10 +26,16 @@ export type WorkerFailure = 'timeout' | 'worker-error';
 
 /**
  * Heap limit of one conversion worker. A page whose DOM grows past it kills only the worker (the call then
- * returns raw text), never the extension host. Converting the 200,000 characters a call may convert peaks far
- * below it.
+ * returns raw text), never the extension host. Converting a whole 5 MiB page (the download cap) stays below it
+ * (see the web-fetch case of `npm run bench` for the worker's peak RSS).
  */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 512 };
+
+/**
+ * The worker is asked to have answered this share of the time budget before the pool stops it, so it can
+ * skip work it has no time for and still post its result.
+ */
+const WORKER_DEADLINE_SHARE = 0.9;
 
 /**
  * Most conversion workers alive at once in one pool (Scout's choice): one per core, leaving a core for the
@@ -73,6 +80,10 @@ export class ConvertWorkerPool {
   /** Idle workers, the most recently used last (taken first, so surplus ones retire). */
   private readonly idle: IdleWorker[] = [];
   private readonly queue: Task[] = [];
+  /** Workers that have loaded their script and said so ({@link ReadyMessage}). */
+  private readonly loaded = new WeakSet<Worker>();
+  /** For a worker that has not said so yet: how to send it the request it was given. */
+  private readonly waiting = new Map<Worker, () => void>();
 
   /**
    * @param scriptPath absolute path of dist/convertWorker.js
@@ -96,33 +107,48 @@ export class ConvertWorkerPool {
   }
 
   /**
-   * Decodes and (for HTML) converts one body within `timeoutMs` (counted from this call, queueing included).
+   * Decodes and converts one whole body within `timeoutMs` (counted from this call, queueing included).
+   *
+   * The body goes to the worker without being copied, decoded or scanned here: `request.bytes`' buffer is
+   * transferred when the request starts (so `request.bytes` is empty afterwards), and the worker decodes it.
+   * A buffer can be transferred only when the view covers all of it (a Node Buffer from the shared pool, or a
+   * slice, does not); such a body is copied once into a buffer of its own, which is then transferred. The
+   * HTTP client's bodies own their buffer, so in practice nothing is copied.
+   *
+   * When the budget runs out or the worker dies, the result has no page: its text is the start of the source
+   * the worker decoded first, or, if the request never reached a worker, the body decoded here as UTF-8 (at
+   * most `rawChars` characters). A body that reached a worker which died before decoding it gives no text.
+   *
    * @throws ToolError WEB_ABORTED when `signal` aborts
    */
-  render(request: RenderRequest, timeoutMs: number, signal: AbortSignal): Promise<RenderResult> {
+  render(request: Omit<RenderRequest, 'deadline'>, timeoutMs: number, signal: AbortSignal): Promise<RenderResult> {
     let decoded: Extract<RenderMessage, { type: 'decoded' }> | undefined;
-    const source = (): Pick<RenderResult, 'text' | 'truncated' | 'charset' | 'charsetSource'> =>
-      decoded ? { text: decoded.text, truncated: decoded.truncated, charset: decoded.charset, charsetSource: decoded.charsetSource } : decodeUtf8(request);
-    // Only the bytes that can hold `maxChars` characters go to the worker: copied once into their own
-    // buffer, which is transferred (posting a view would clone its whole underlying buffer).
-    const limit = bytesForChars(request.maxChars);
-    let message: RenderRequest = request;
-    let transfer: ArrayBuffer[] = [];
-    if (request.bytes.length > limit) {
-      const prefix = new Uint8Array(request.bytes.subarray(0, limit)); // a copy (Buffer#slice would share memory)
-      message = { ...request, bytes: prefix, moreBytes: true };
-      transfer = [prefix.buffer];
-    }
-    return this.exchange<RenderMessage, RenderResult>(message, transfer, timeoutMs, signal, {
-      reply: (m) => {
-        if (m.type === 'decoded') {
-          decoded = m;
-          return undefined;
-        }
-        return { ...source(), conversion: m.conversion };
+    let sent = false;
+    const source = (): Pick<RenderResult, 'text' | 'truncated' | 'charset' | 'charsetSource'> => {
+      if (decoded) return { text: decoded.text, truncated: decoded.truncated, charset: decoded.charset, charsetSource: decoded.charsetSource };
+      if (sent || request.kind === 'pdf') return { text: '', truncated: request.kind !== 'pdf', charset: '', charsetSource: 'fallback' };
+      return decodeUtf8(request.bytes, request.rawChars);
+    };
+    const deadline = Date.now() + timeoutMs * WORKER_DEADLINE_SHARE;
+    return this.exchange<RenderMessage, RenderResult>(
+      () => {
+        sent = true;
+        const bytes = ownedBytes(request.bytes);
+        return { message: { ...request, bytes, deadline } satisfies RenderRequest, transfer: [bytes.buffer] };
       },
-      fallBack: (failure) => ({ ...source(), conversion: null, failure }),
-    });
+      timeoutMs,
+      signal,
+      {
+        reply: (m) => {
+          if (m.type === 'decoded') {
+            decoded = m;
+            return undefined;
+          }
+          return { ...source(), page: m.page };
+        },
+        fallBack: (failure) => ({ ...source(), page: null, failure }),
+      },
+    );
   }
 
   /**
@@ -131,21 +157,22 @@ export class ConvertWorkerPool {
    * @throws ToolError WEB_ABORTED when `signal` aborts
    */
   task<T>(request: WorkerTaskRequest, timeoutMs: number, signal: AbortSignal): Promise<{ reply: T } | { failure: WorkerFailure }> {
-    return this.exchange<T, { reply: T } | { failure: WorkerFailure }>(request, [], timeoutMs, signal, {
+    return this.exchange<T, { reply: T } | { failure: WorkerFailure }>(() => ({ message: request, transfer: [] }), timeoutMs, signal, {
       reply: (m) => ({ reply: m }),
       fallBack: (failure) => ({ failure }),
     });
   }
 
   /**
-   * Queues `message` for a worker and settles with the first value `handle.reply` returns for a message from
+   * Queues a request for a worker and settles with the first value `handle.reply` returns for a message from
    * that worker (undefined means "wait for more"), or `handle.fallBack` when `timeoutMs` runs out (queued or
-   * running) or the worker dies. A worker that answered goes back to the pool; one that timed out is
-   * terminated. Cancellation dequeues the request or terminates its worker, and rejects with WEB_ABORTED.
+   * running) or the worker dies. `outgoing` makes the message and the buffers to transfer with it when a
+   * worker takes the request (never, if it is cancelled or runs out of time while queued). A worker that
+   * answered goes back to the pool; one that timed out is terminated. Cancellation dequeues the request or
+   * terminates its worker, and rejects with WEB_ABORTED.
    */
   private exchange<M, R>(
-    message: unknown,
-    transfer: ArrayBuffer[],
+    outgoing: () => { message: unknown; transfer: ArrayBuffer[] },
     timeoutMs: number,
     signal: AbortSignal,
     handle: { reply(message: M): R | undefined; fallBack(failure: WorkerFailure): R },
@@ -170,7 +197,8 @@ export class ConvertWorkerPool {
         }
         complete();
       };
-      const onMessage = (m: M): void => {
+      const onMessage = (m: M | ReadyMessage): void => {
+        if (isReady(m)) return;
         const result = handle.reply(m);
         if (result !== undefined) finish(true, () => resolve(result));
       };
@@ -182,7 +210,15 @@ export class ConvertWorkerPool {
           worker.on('message', onMessage);
           worker.on('error', onFailure);
           worker.on('exit', onFailure);
-          worker.postMessage(message, transfer);
+          const send = (): void => {
+            if (settled) return;
+            const { message, transfer } = outgoing();
+            given.postMessage(message, transfer);
+          };
+          // A new worker gets the request only once it has loaded its script: one that cannot load it has
+          // then taken nothing (a transferred body would be lost with it).
+          if (this.loaded.has(given)) send();
+          else this.waiting.set(given, send);
         },
       };
       const timer = setTimeout(() => finish(false, () => resolve(handle.fallBack('timeout'))), timeoutMs);
@@ -225,7 +261,17 @@ export class ConvertWorkerPool {
     const worker = new Worker(this.scriptPath, { resourceLimits: RESOURCE_LIMITS });
     this.workers.add(worker);
     worker.on('error', () => undefined);
+    const onReady = (m: unknown): void => {
+      if (!isReady(m)) return;
+      worker.off('message', onReady);
+      this.loaded.add(worker);
+      const send = this.waiting.get(worker);
+      this.waiting.delete(worker);
+      send?.();
+    };
+    worker.on('message', onReady);
     worker.once('exit', () => {
+      this.waiting.delete(worker);
       this.workers.delete(worker);
       const index = this.idle.findIndex((entry) => entry.worker === worker);
       if (index >= 0) clearTimeout(this.idle.splice(index, 1)[0]!.timer);
@@ -267,10 +313,23 @@ function aborted(): ToolError {
   return new ToolError('WEB_ABORTED', 'The fetch was cancelled while its content was being converted.');
 }
 
-/** Last-resort decoding on the calling thread when the worker produced nothing: UTF-8, replacing invalid bytes. */
-function decodeUtf8(request: RenderRequest): Pick<RenderResult, 'text' | 'truncated' | 'charset' | 'charsetSource'> {
-  const limit = bytesForChars(request.maxChars);
-  const text = new TextDecoder('utf-8').decode(request.bytes.subarray(0, limit));
-  const truncated = text.length > request.maxChars || request.bytes.length > limit;
-  return { text: cutAtCodePoint(text, request.maxChars), truncated, charset: 'utf-8', charsetSource: 'fallback' };
+/**
+ * `bytes` as a view that covers its whole `ArrayBuffer`, which can therefore be transferred: `bytes` itself
+ * when it does, else a copy (a Buffer from Node's shared pool, a slice, or a view of a SharedArrayBuffer).
+ */
+function ownedBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  if (bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes as Uint8Array<ArrayBuffer>;
+  return new Uint8Array(bytes);
+}
+
+/**
+ * Last-resort decoding on the calling thread when a request never reached a worker (its budget ran out while
+ * queued): the first `maxChars` characters as UTF-8, invalid bytes replaced, display-safe. Reads at most
+ * `bytesForChars(maxChars)` bytes.
+ */
+function decodeUtf8(bytes: Uint8Array, maxChars: number): Pick<RenderResult, 'text' | 'truncated' | 'charset' | 'charsetSource'> {
+  const limit = bytesForChars(maxChars);
+  const text = new TextDecoder('utf-8').decode(bytes.subarray(0, limit));
+  const truncated = text.length > maxChars || bytes.length > limit;
+  return { text: displayText(cutAtCodePoint(text, maxChars)), truncated, charset: 'utf-8', charsetSource: 'fallback' };
 }

@@ -1,4 +1,5 @@
 import type { ScoutConfig } from '../../config';
+import { markdownCodeSpan } from '../../markdownText';
 import { AddressGuard } from '../http/addressGuard';
 import { bareHostname, parseWebUrl } from '../http/url';
 
@@ -30,13 +31,14 @@ export function fetchConfirmation(url: unknown, config: ScoutConfig): FetchConfi
   const host = bareHostname(parsed);
   if (config.webFetch.autoApprovedDomains.some((entry) => domainMatches(host, entry))) return undefined;
   if (refusedBeforeConnecting(host, config)) return undefined;
-  const shown = parsed.href.replace(/`/g, '%60');
+  // The URL and host come from the model (and a host may hold backticks and asterisks): each is one code span
+  // sized to its content, so it shows exactly as it will be fetched and forms no Markdown of its own.
   return {
     title: 'Fetch a web page?',
     message:
-      `Scout will download \`${shown}\` and give its text to the model.\n\n` +
+      `Scout will download ${markdownCodeSpan(parsed.href)} and give its text to the model.\n\n` +
       `Text on web pages is untrusted: a page can contain instructions written to steer the model. ` +
-      `Continue only if you expect this site to be relevant. To stop being asked for \`${host}\`, add it to the setting \`scout.webFetch.autoApprovedDomains\`.`,
+      `Continue only if you expect this site to be relevant. To stop being asked for ${markdownCodeSpan(host)}, add it to the setting \`scout.webFetch.autoApprovedDomains\`.`,
   };
 }
 

@@ -1,13 +1,18 @@
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { parseArguments } from '../../args';
-import type { ScoutConfig } from '../../config';
-import { ToolError } from '../../errors';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../../tool';
+import { showControlPictures } from '../../controlCharacters';
+import { quoteValue, ToolError } from '../../errors';
+import { countOf, saveCompleteResult, type SavedResult } from '../../spill';
 import { classifyContent } from '../convert/contentKind';
-import { MAX_NESTING_DEPTH } from '../convert/htmlScan';
-import { sharedConvertWorkerPool, type ConvertWorkerPool, type RenderResult } from '../convert/workerPool';
-import { formatFetchOutput } from './output';
+import { displayText } from '../convert/displayText';
+import type { ContentSource } from '../convert/mainContent';
+import { sharedConvertWorkerPool, type ConvertWorkerPool } from '../convert/workerPool';
+import { completeFetchText, fitsInOneResult, formatFetchOutput } from './output';
+import { formatSeconds, pageBody, type PageBody, type WebFetchFormat } from './pageBody';
+
+export type { WebFetchFormat } from './pageBody';
 import { AddressGuard } from '../http/addressGuard';
 import type { BodyCut } from '../http/body';
 import { DEFAULT_MAX_BODY_BYTES, httpRequest, type HttpResponse } from '../http/client';
@@ -18,9 +23,6 @@ export interface WebFetchArgs {
   readonly url: string;
 }
 
-/** How the body in `markdown` was produced. */
-export type WebFetchFormat = 'markdown' | 'text' | 'raw-html' | 'unsupported' | 'redirect';
-
 /** The canonical value of a web_fetch call (`--json`, panel card). */
 export interface WebFetchValue {
   readonly finalUrl: string;
@@ -30,14 +32,18 @@ export interface WebFetchValue {
   /** Decoded body bytes received (at most 5 MiB). */
   readonly bytes: number;
   readonly sourceId: string;
-  /** Main-content extraction was used. */
+  /** Readability's article was shown (see `content`). */
   readonly extracted: boolean;
-  /** The output does not hold the whole page (source or output over `fetchMaxOutputChars`). */
+  /** For an HTML page converted to Markdown: which part of it (see `ContentSource`); null otherwise. */
+  readonly content: ContentSource | null;
+  /** The output does not hold the whole page (over `fetchMaxOutputChars`, or only its raw start was shown). */
   readonly truncated: boolean;
   /** Why the body itself is incomplete, if it is. */
   readonly cut: BodyCut | null;
   /** The body text shown to the model. */
   readonly markdown: string;
+  /** UTF-16 code units of the whole converted body; more than `markdown` holds when the result was cut. */
+  readonly totalChars: number;
   readonly format: WebFetchFormat;
   /** The cross-origin redirect target that was reported instead of followed. */
   readonly redirectTo: string | null;
@@ -50,10 +56,7 @@ const schema = z.strictObject({
   url: z.custom<string>((v) => typeof v === 'string' && v.trim() !== '', { message: URL_MESSAGE }),
 });
 
-/** Extraction is mentioned in the result only when it left out at least this much text (a short paragraph). */
-const MIN_LEFT_OUT_CHARS = 200;
-
-const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.9,text/plain;q=0.8,application/json;q=0.8,*/*;q=0.5';
+const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.9,text/plain;q=0.8,application/json;q=0.8,application/pdf;q=0.7,*/*;q=0.5';
 
 /**
  * Builds the web_fetch tool around a conversion-worker script. The extension and CLI use
@@ -72,8 +75,13 @@ export function createWebFetchTool(convertWorkerPath: string): ScoutTool<WebFetc
 }
 
 /**
- * web_fetch (seed 004, issue 4): fetches one public http(s) URL and returns it as Markdown (HTML) or as
- * text (text, JSON, XML, Markdown), headed `Fetched <finalUrl> (HTTP <status>)`.
+ * web_fetch (seed 004, issues 4 and 11): fetches one public http(s) URL and returns it as Markdown (HTML), as
+ * text (text, JSON, XML, Markdown) or as the text of its pages (PDF), headed `Fetched <finalUrl> (HTTP <status>)`.
+ *
+ * The whole body (up to the 5 MiB download cap) is decoded and converted in a worker within
+ * `conversionTimeoutMs`, which starts when the download ends (`fetchTimeoutMs` bounds the download), so a call
+ * takes at most the sum of the two. `fetchMaxOutputChars` bounds the text the model gets; a longer result is
+ * saved whole through the spill writer and its footer names where.
  *
  * Redirect rule: hops within the same origin, and `http://host` → `https://host`, are followed (up to 5);
  * a hop to any other origin is not followed but reported, naming its target, so the model decides whether
@@ -93,70 +101,58 @@ async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorke
     guard,
   });
   const contentType = headerValue(res.headers['content-type']);
-  const base = { finalUrl: res.url, status: res.status, contentType, bytes: res.body.length, cut: res.cut };
+  // A header value may hold C1 controls (obs-text bytes, decoded as Latin-1): shown as escapes in the value too.
+  const base = { finalUrl: res.url, status: res.status, contentType: showControlPictures(contentType), bytes: res.body.length, cut: res.cut, redirectTo: null };
   const notes = [...redirectNotes(res), ...cutNotes(res.cut, config.fetchTimeoutMs), ...statusNotes(res)];
+  const plain = (format: WebFetchFormat, body: string): PageBody => ({ body, format, content: null, notes: [], sourceTruncated: false });
 
   if (res.redirectTo !== null) {
     refuseBlockedTarget(res.redirectTo, guard, res.url);
     const body = `The server redirects (HTTP ${res.status}) to another origin: ${res.redirectTo}\nScout follows redirects only within the same origin, or from http to https on the same host. If that destination is what you need, call web_fetch with it.`;
-    return finish(env.config, { ...base, format: 'redirect', redirectTo: res.redirectTo, extracted: false }, notes, body, false);
+    return finish(env, { ...base, redirectTo: res.redirectTo }, notes, plain('redirect', displayText(body)));
   }
 
   const kind = classifyContent(res.body, contentType);
   if (kind.kind === 'binary') {
-    const body = `Unsupported content type: the response is ${kind.description ?? 'binary data'} (Content-Type: ${contentType || 'none'}, ${res.body.length} bytes), not HTML or text, so web_fetch cannot show it. Look for an HTML or plain-text version of this document.`;
-    return finish(env.config, { ...base, format: 'unsupported', redirectTo: null, extracted: false }, notes, body, false);
+    const body = `Unsupported content type: the response is ${kind.description ?? 'binary data'} (Content-Type: ${contentType || 'none'}, ${res.body.length} bytes), not HTML, text or PDF, so web_fetch cannot show it. Look for an HTML or plain-text version of this document.`;
+    return finish(env, base, notes, plain('unsupported', displayText(body)));
   }
-  if (res.body.length === 0) {
-    return finish(env.config, { ...base, format: 'text', redirectTo: null, extracted: false }, notes, '(The response body is empty.)', false);
-  }
+  if (res.body.length === 0) return finish(env, base, notes, plain('text', '(The response body is empty.)'));
 
-  env.progress?.(`Converting ${res.url}`);
+  env.progress?.(kind.kind === 'pdf' ? `Reading the PDF ${res.url}` : `Converting ${res.url}`);
   const rendered = await workers.render(
     {
-      bytes: res.body,
+      bytes: res.body, // transferred to the worker: res.body is empty from here on
       contentType,
       kind: kind.kind,
       sniffMarkup: kind.kind === 'html' || kind.mime.includes('xml'),
       url: res.url,
-      maxChars: config.fetchMaxOutputChars,
+      rawChars: config.fetchMaxOutputChars,
       extractMainContent: config.extractMainContent,
     },
     config.conversionTimeoutMs,
     env.signal,
   );
-  const { body, format, extracted, conversionNotes } = pageBody(kind.kind, rendered, config.conversionTimeoutMs);
-  return finish(env.config, { ...base, format, redirectTo: null, extracted }, [...notes, ...conversionNotes], body, rendered.truncated);
+  return finish(env, base, notes, pageBody(kind.kind, rendered, config.conversionTimeoutMs));
 }
 
-function pageBody(kind: 'html' | 'text', rendered: RenderResult, conversionTimeoutMs: number): { body: string; format: WebFetchFormat; extracted: boolean; conversionNotes: string[] } {
-  if (kind === 'text') return { body: rendered.text, format: 'text', extracted: false, conversionNotes: [] };
-  const conversion = rendered.conversion;
-  if (conversion?.mode === 'markdown') {
-    const leftOut = conversion.extraction ? conversion.extraction.pageChars - conversion.extraction.articleChars : 0;
-    const notes = leftOut >= MIN_LEFT_OUT_CHARS ? [`showing the page's main content; about ${leftOut} characters of navigation, sidebars, footers and similar text were left out.`] : [];
-    return { body: conversion.markdown === '' ? '(The page has no readable text.)' : conversion.markdown, format: 'markdown', extracted: conversion.extracted, conversionNotes: notes };
+/**
+ * Formats the result; when the body does not fit `fetchMaxOutputChars`, first saves the complete result
+ * through the spill writer (seed 000's over-cap rule, as glob and grep do) so the footer can name it.
+ */
+async function finish(env: ToolEnv, value: Omit<WebFetchValue, 'sourceId' | 'truncated' | 'markdown' | 'totalChars' | 'format' | 'content' | 'extracted'>, notes: readonly string[], page: PageBody): Promise<ToolOutput<WebFetchValue>> {
+  const maxChars = env.config.webFetch.fetchMaxOutputChars;
+  const parts = { finalUrl: value.finalUrl, status: value.status, notes: [...notes, ...page.notes], body: page.body, sourceTruncated: page.sourceTruncated };
+  let saved: SavedResult | undefined;
+  if (!page.sourceTruncated && !fitsInOneResult(parts, maxChars)) {
+    saved = await saveCompleteResult(env, { tool: 'web_fetch', call: quoteValue(value.finalUrl), size: countOf(page.body.length, 'character') }, () => [completeFetchText(parts)]);
   }
-  let why: string;
-  if (conversion?.mode === 'raw-too-deep') why = `the HTML nests deeper than ${MAX_NESTING_DEPTH} levels`;
-  else if (conversion?.mode === 'raw-error') why = `converting the HTML failed (${conversion.error ?? 'unknown error'})`;
-  else if (rendered.failure === 'timeout') why = `converting the HTML took longer than ${conversionTimeoutMs / 1000} s`;
-  else why = 'the HTML converter stopped unexpectedly';
-  return { body: rendered.text, format: 'raw-html', extracted: false, conversionNotes: [`${why}, so the raw HTML is shown.`] };
-}
-
-function finish(
-  config: ScoutConfig,
-  value: Omit<WebFetchValue, 'sourceId' | 'truncated' | 'markdown'>,
-  notes: string[],
-  body: string,
-  sourceTruncated: boolean,
-): ToolOutput<WebFetchValue> {
-  const out = formatFetchOutput({ finalUrl: value.finalUrl, status: value.status, notes, body, sourceTruncated }, config.webFetch.fetchMaxOutputChars);
+  const out = formatFetchOutput(parts, maxChars, saved);
   return {
     text: out.text,
-    value: { ...value, sourceId: out.sourceId, truncated: out.truncated, markdown: out.body },
+    value: { ...value, format: page.format, content: page.content, extracted: page.content === 'readability', sourceId: out.sourceId, truncated: out.truncated, markdown: out.body, totalChars: page.body.length },
     summary: { truncated: out.truncated || value.cut !== null },
+    ...(saved?.spill ? { spill: saved.spill } : {}),
   };
 }
 
@@ -169,7 +165,7 @@ function cutNotes(cut: BodyCut | null, fetchTimeoutMs: number): string[] {
     case 'maxBytes':
       return [`the server sent more than ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MB (after decompression); only the first ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MB were read.`];
     case 'timeout':
-      return [`the server was still sending when the ${fetchTimeoutMs / 1000} s fetch timeout ran out; the body is incomplete.`];
+      return [`the server was still sending when the ${formatSeconds(fetchTimeoutMs)} fetch timeout ran out; the body is incomplete.`];
     case 'closed':
       return ['the connection closed before the whole body arrived; the body is incomplete.'];
     default:
@@ -181,6 +177,7 @@ function statusNotes(res: HttpResponse): string[] {
   if (res.status < 400) return [];
   return [`the server answered with an error status (HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}); the text below is its error page.`];
 }
+
 
 /**
  * A cross-origin redirect is only reported, but a target the guard refuses without DNS (a private address

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { isToolError, ToolError } from '../../errors';
+import { isToolError, quoteValue, ToolError } from '../../errors';
 import { bareHostname, effectivePort, parseWebUrl } from './url';
 import type { AddressGuard } from './addressGuard';
 import { readBody, type BodyCut } from './body';
@@ -45,6 +45,13 @@ export interface HttpRequestOptions {
   readonly json?: unknown;
   /** The whole call's budget in ms: connection, every redirect hop and the body. */
   readonly timeoutMs: number;
+  /**
+   * An outside end to the same budget: when it aborts, the call ends exactly as if `timeoutMs` had run out
+   * (`WEB_TIMEOUT` before the headers, the body so far with `cut: 'timeout'` after). For a budget shared with
+   * other work, or a test that decides when time is up; `timeoutMs` still applies and names the budget in
+   * messages.
+   */
+  readonly deadline?: AbortSignal;
   /** Cancels the call and destroys the socket. */
   readonly signal?: AbortSignal;
   readonly agents?: HttpAgents;
@@ -68,7 +75,11 @@ export interface HttpResponse {
   readonly statusText: string;
   /** Response headers, names lowercase (Node's `IncomingHttpHeaders`). */
   readonly headers: http.IncomingHttpHeaders;
-  /** Decoded body bytes, at most the cap. */
+  /**
+   * Decoded body bytes, at most the cap. The Buffer owns its ArrayBuffer alone: `byteOffset` is 0 and
+   * `buffer.byteLength === length`, never a slice of Node's shared allocation pool or of a socket's read
+   * buffer, so `body.buffer` can be transferred to a worker thread without a copy (see `readBody`).
+   */
   readonly body: Buffer;
   /** Set when the body is incomplete, and why. */
   readonly cut: BodyCut | null;
@@ -100,9 +111,11 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
  * - Applies `guard` to each hop's host before connecting and to the resolved address at connect time.
  * - Follows redirects (301/302/303/307/308) the rule accepts, up to `maxRedirects` hops; 303, and 301/302
  *   after a POST, continue as GET without a body (RFC 9110 §15.4); credentials are dropped across origins.
- * - Streams and decompresses the body with a decoded-byte cap, and reports a cut instead of failing.
- * - One deadline (`timeoutMs`) covers the whole call. Before the response headers arrive it fails with
- *   `WEB_TIMEOUT`; once they have, the bytes read so far are returned with `cut: 'timeout'`.
+ * - Streams and decompresses the body (at most `MAX_CONTENT_CODINGS` stacked codings) with a decoded-byte
+ *   cap and memory bounded by the bytes kept, whatever the chunking, and reports a cut instead of failing.
+ * - One deadline (`timeoutMs`, or `deadline` if it aborts first) covers the whole call. Before the response
+ *   headers arrive it fails with `WEB_TIMEOUT`; once they have, the bytes decoded so far are returned with `cut: 'timeout'` (the server
+ *   was still sending) or `'decodeTimeout'` (it had sent everything; decompression was still running).
  * - `signal` aborts the socket at any point and rejects with `WEB_ABORTED`.
  *
  * Non-2xx statuses are results, not errors.
@@ -122,8 +135,11 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
   const cancelReason = new Error('cancelled');
   const timer = setTimeout(() => deadline.abort(timeoutReason), timeoutMs);
   const onCancel = (): void => deadline.abort(cancelReason);
+  const onDeadline = (): void => deadline.abort(timeoutReason);
   options.signal?.addEventListener('abort', onCancel, { once: true });
+  options.deadline?.addEventListener('abort', onDeadline, { once: true });
   if (options.signal?.aborted) onCancel();
+  if (options.deadline?.aborted) onDeadline();
   const signal = deadline.signal;
 
   let method: 'GET' | 'POST' = options.method ?? 'GET';
@@ -166,6 +182,7 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCancel);
+    options.deadline?.removeEventListener('abort', onDeadline);
   }
 
   async function finishResponse(res: http.IncomingMessage, at: URL, hops: string[], redirectTo: string | null): Promise<HttpResponse> {
@@ -247,7 +264,7 @@ function redirectTarget(location: string, from: URL, res: http.IncomingMessage):
   } catch (e) {
     res.destroy();
     const why = isToolError(e) ? e.message : String(e);
-    throw new ToolError('WEB_REDIRECT', `${from.href} redirects to "${location.slice(0, 300)}", which Scout will not follow: ${why}`);
+    throw new ToolError('WEB_REDIRECT', `${from.href} redirects to ${quoteValue(location)}, which Scout will not follow: ${why}`);
   }
 }
 

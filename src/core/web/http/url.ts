@@ -1,4 +1,4 @@
-import { ToolError } from '../../errors';
+import { quoteValue, ToolError } from '../../errors';
 
 /**
  * Longest URL (UTF-16 code units, after WHATWG serialisation) Scout will request. Common servers refuse
@@ -21,7 +21,7 @@ export function parseWebUrl(input: string, what = 'url', base?: string | URL): U
   try {
     url = new URL(input.trim(), base);
   } catch {
-    throw new ToolError('WEB_INVALID_URL', `${what} "${preview(input)}" is not a valid absolute URL. Give a full address such as https://example.com/page.`);
+    throw new ToolError('WEB_INVALID_URL', `${what} ${quoteValue(input)} is not a valid absolute URL. Give a full address such as https://example.com/page.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ToolError('WEB_INVALID_URL', `${what} uses the ${url.protocol} scheme; only http: and https: URLs can be fetched. Use an http(s) address for the same resource.`);
@@ -30,7 +30,7 @@ export function parseWebUrl(input: string, what = 'url', base?: string | URL): U
     throw new ToolError('WEB_INVALID_URL', `${what} contains a user name or password; credentials in URLs are refused. Use the address without the "user:password@" part.`);
   }
   if (url.hostname === '') {
-    throw new ToolError('WEB_INVALID_URL', `${what} "${preview(input)}" has no host. Give a full address such as https://example.com/page.`);
+    throw new ToolError('WEB_INVALID_URL', `${what} ${quoteValue(input)} has no host. Give a full address such as https://example.com/page.`);
   }
   if (url.href.length > MAX_URL_LENGTH) {
     throw new ToolError('WEB_INVALID_URL', `${what} is ${url.href.length} characters long; the limit is ${MAX_URL_LENGTH}. Use a shorter address for the same page.`);
@@ -53,8 +53,4 @@ export function bareHostname(url: URL): string {
 export function effectivePort(url: URL): number {
   if (url.port !== '') return Number(url.port);
   return url.protocol === 'https:' ? 443 : 80;
-}
-
-function preview(input: string): string {
-  return input.length > 200 ? `${input.slice(0, 200)}…` : input;
 }

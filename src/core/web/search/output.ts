@@ -1,3 +1,5 @@
+import { showControlPictures } from '../../controlCharacters';
+import { escapeMarkdownInline, escapeMarkdownLine } from '../../markdownText';
 import type { ProviderId } from './providers/types';
 
 /** One source of a web_search result (canonical value and panel card row). */
@@ -46,7 +48,10 @@ export function cappedLine(count: number): string {
 }
 
 /**
- * The text a model sees for a web_search result (seed 004 shape, Scout's wording):
+ * The text a model sees for a web_search result (seed 004 shape, Scout's wording). Provider text (answers,
+ * titles, snippets, dates) and the model's own queries are escaped for Markdown (see markdownText.ts), so
+ * none of it forms structure: the only links are Scout's own source links, one per source.
+ *
  *
  * ```
  * ## Answer to "<query>"        one per provider answer, first
@@ -66,7 +71,7 @@ export function cappedLine(count: number): string {
  */
 export function formatSearchOutput(value: WebSearchValue): string {
   const lines: string[] = [];
-  for (const answer of value.answers) lines.push(`## Answer to "${answer.query.replace(/\s+/g, ' ').trim()}"`, '', answer.text.trim(), '');
+  for (const answer of value.answers) lines.push(`## Answer to "${escapeMarkdownInline(showControlPictures(answer.query.replace(/\s+/g, ' ').trim()))}"`, '', answerLines(answer.text), '');
   if (value.sources.length > 0) {
     lines.push('Sources:', ...value.sources.map(sourceLine));
     if (value.capped) lines.push(cappedLine(value.sources.length));
@@ -79,29 +84,36 @@ export function formatSearchOutput(value: WebSearchValue): string {
 }
 
 /**
+ * An answer as Markdown paragraph lines: each line escaped by `escapeMarkdownLine` (a provider's answer is one
+ * line per answer, several answers separated by a blank line), so it cannot start a heading, quote, list or
+ * code block, nor hold inline structure.
+ */
+function answerLines(text: string): string {
+  return text
+    .trim()
+    .split('\n')
+    .map((line) => escapeMarkdownLine(line))
+    .join('\n');
+}
+
+/**
  * `- [title](url)`, plus ` — snippet (date)` when the source has either. Title, snippet and date are
- * third-party text: they pass through {@link escapeLinkSyntax}, so none of them can end the link early or add
- * a link of its own. Only this line is escaped; the canonical value (and the panel card) keeps the clean text.
+ * third-party text: they pass through `escapeMarkdownInline`, so none of them can end the link early, add a
+ * link, image, autolink or HTML of their own, or open a code span or emphasis that swallows Scout's link.
+ * Only this line is escaped; the canonical value (and the panel card) keeps the clean text.
  */
 export function sourceLine(source: WebSearchSource): string {
-  const link = `- [${escapeLinkSyntax(source.title || source.url)}](${linkDestination(source.url)})`;
-  const date = source.date ? `(${escapeLinkSyntax(source.date)})` : '';
-  const detail = [escapeLinkSyntax(source.snippet), date].filter((part) => part !== '').join(' ');
+  const link = `- [${escapeMarkdownInline(source.title || source.url)}](${linkDestination(source.url)})`;
+  const date = source.date ? `(${escapeMarkdownInline(source.date)})` : '';
+  const detail = [escapeMarkdownInline(source.snippet), date].filter((part) => part !== '').join(' ');
   return detail ? `${link} — ${detail}` : link;
 }
 
 /**
- * `text` with Markdown link syntax made inert by CommonMark backslash escapes (spec §2.4): `[` and `]`
- * become `\[` and `\]`, and `\` becomes `\\` so a backslash in the text cannot cancel an escape. With no
- * unescaped bracket, no inline link, image or reference link can form (`[x](http://evil)` renders as the
- * literal text), and inside link text nothing can close the link, so `(` and `)` need no escape.
- * A renderer shows exactly `text`.
+ * A link destination Markdown reads whole and as written: parentheses, whitespace, angle brackets and
+ * backslashes percent-encoded (a `\` before Scout's closing `)` would escape it). `url` is a WHATWG
+ * serialisation, so it holds no control character.
  */
-export function escapeLinkSyntax(text: string): string {
-  return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
-}
-
-/** A link destination Markdown reads whole: parentheses, spaces and angle brackets percent-encoded. */
 function linkDestination(url: string): string {
-  return url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return url.replace(/[()\s<>\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }

@@ -1,7 +1,10 @@
+import { showControlPictures } from '../../controlCharacters';
+
 /**
- * Cleaning of the text fields search providers return (issue 5): Brave wraps matched words in `<strong>`,
- * APIs leave HTML entities in snippets, and any field may hold line breaks. Everything shown to the model goes
- * through {@link cleanText} (JSON APIs) or {@link collapseWhitespace} (text already decoded by a DOM).
+ * Cleaning of the text fields search providers return (issues 5 and 16): Brave wraps matched words in
+ * `<strong>`, APIs leave HTML entities in snippets, any field may hold line breaks, and a hostile provider may
+ * send terminal escape sequences or bidi overrides. Everything shown to the model goes through
+ * {@link cleanText} (JSON APIs) or {@link plainLine} (text already decoded by a DOM).
  */
 
 /**
@@ -67,27 +70,24 @@ export function decodeEntities(text: string): string {
   });
 }
 
-/** Every run of whitespace (line breaks, tabs, no-break spaces) as one space; trimmed. */
-export function collapseWhitespace(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 /**
- * `text` with every occurrence of `secret` (an API key) replaced by `[redacted]`; `text` itself when there is
- * no secret. Apply it before any length cut, so a cut cannot leave part of the secret behind (issue 5: keys
- * never appear in errors or results, even when a provider echoes them).
+ * `text` as one line of plain, printable text: every run of whitespace (line breaks, tabs, no-break spaces,
+ * U+2028/U+2029) as one space, trimmed, and every other unsafe character (ESC and the other C0 controls, C1
+ * controls such as CSI and NEL, bidi controls) shown by `showControlPictures` (ESC as ␛, U+202E as
+ * `\u202e`), so it cannot move a terminal's cursor, reorder what is displayed, or break the line.
  */
-export function redactSecret(text: string, secret: string | undefined): string {
-  return secret ? text.split(secret).join('[redacted]') : text;
+export function plainLine(text: string): string {
+  return showControlPictures(text.replace(/\s+/g, ' ').trim());
 }
 
 /**
  * A provider's text field as plain one-line text: formatting tags removed (before decoding, so an escaped
- * `&lt;b&gt;` stays visible as `<b>`), entities decoded once, whitespace collapsed. A non-string gives ''.
+ * `&lt;b&gt;` stays visible as `<b>`), entities decoded once, then {@link plainLine} (so `&#27;` cannot
+ * smuggle an ESC in). A non-string gives ''.
  */
 export function cleanText(value: unknown): string {
   if (typeof value !== 'string') return '';
-  return collapseWhitespace(decodeEntities(value.replace(FORMATTING_TAG, ' ')));
+  return plainLine(decodeEntities(value.replace(FORMATTING_TAG, ' ')));
 }
 
 /**

@@ -10,7 +10,7 @@ import { formatSearchOutput, MAX_SNIPPET_CHARS, MAX_TITLE_CHARS, type WebSearchS
 import { selectProvider } from './providers';
 import { timedOut } from './providers/request';
 import type { ProviderAnswer, ProviderContext, SearchHints, SearchProvider } from './providers/types';
-import { redactSecret } from './text';
+import { redactSecret } from './redaction';
 
 /**
  * Builds the web_search tool around the conversion-worker script, which parses DuckDuckGo's HTML result page.
@@ -55,7 +55,7 @@ async function search(args: WebSearchArgs, env: ToolEnv, workers: ConvertWorkerP
   };
   env.log.info(`web_search: ${queries.length} ${queries.length === 1 ? 'query' : 'queries'} with ${provider.label}`);
   env.progress?.(`Searching ${provider.label}`);
-  let answers: ProviderAnswer[];
+  let answers: readonly ProviderAnswer[];
   try {
     answers = await runAllOrFail(queries, (query, signal) => provider.search(query, hints, { ...context, signal }), budget.signal);
   } catch (e) {
@@ -65,20 +65,21 @@ async function search(args: WebSearchArgs, env: ToolEnv, workers: ConvertWorkerP
     budget.dispose();
   }
 
-  // Redacted before titles and snippets are cut, so a cut cannot keep part of an echoed key.
-  answers = redactValue(answers, apiKey);
   const merged = mergeRoundRobin(
     answers.map((a) => a.results),
     config.searchMaxResults,
   );
+  // Titles and snippets are redacted before they are cut, so a cut cannot keep a longer piece of an echoed key;
+  // everything else (URLs included, which no longer parse once redacted) after merging, below.
+  const redact = (text: string): string => redactSecret(text, apiKey);
   const value: WebSearchValue = {
     queries,
     answers: answers.flatMap((a, i) => (a.answer ? [{ query: queries[i]!, text: a.answer }] : [])),
     sources: merged.items.map(
       (item): WebSearchSource => ({
-        title: cut(item.title, MAX_TITLE_CHARS),
+        title: cut(redact(item.title), MAX_TITLE_CHARS),
         url: item.url,
-        snippet: cut(item.snippet, MAX_SNIPPET_CHARS),
+        snippet: cut(redact(item.snippet), MAX_SNIPPET_CHARS),
         date: item.date,
         provider: provider.id,
         query: queries[item.listIndex]!,
@@ -155,8 +156,9 @@ function cut(text: string, max: number): string {
 }
 
 /**
- * Keys never appear in results or errors (issue 5): should a provider echo the API key back (in an error
- * text or a result), every occurrence in `value`'s strings is replaced (see `redactSecret`).
+ * Keys never appear in results or errors (issues 5 and 16): should a provider echo the API key back (in an
+ * error text, a result or a result's URL, in any case, percent-encoded or in base64), every piece of it in
+ * `value`'s strings is replaced (see `redactSecret` for exactly what is covered).
  */
 function redactValue<T>(value: T, key: string | undefined): T {
   if (!key) return value;

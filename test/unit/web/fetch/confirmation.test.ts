@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { domainMatches, fetchConfirmation } from '../../../../src/core/web/fetch/confirmation';
+import { FOREIGN_STRUCTURE, markdownStructure } from '../../../helpers/commonMark';
 import { webFetchConfig } from '../../../helpers/webFetchEnv';
 
 describe('web_fetch confirmation', () => {
@@ -7,9 +8,22 @@ describe('web_fetch confirmation', () => {
     const question = fetchConfirmation('https://docs.example.org/guide?q=`x`', webFetchConfig());
     assert.ok(question);
     assert.equal(question.title, 'Fetch a web page?');
-    assert.ok(question.message.includes('`https://docs.example.org/guide?q=%60x%60`'));
+    assert.ok(question.message.includes('`` https://docs.example.org/guide?q=`x` ``'), question.message);
     assert.match(question.message, /untrusted/);
     assert.match(question.message, /`docs\.example\.org`.*scout\.webFetch\.autoApprovedDomains/);
+  });
+
+  it('shows a host holding Markdown as written, in code, with no bold text or link of its own', () => {
+    // Issue 16: this host rendered "(verified-safe)" in bold inside "To stop being asked for …".
+    const url = 'https://docs.python.org`**(verified-safe)**`.evil.example/[x](https://evil.example)';
+    const question = fetchConfirmation(url, webFetchConfig());
+    assert.ok(question);
+    const rendered = markdownStructure(question.message);
+    for (const type of FOREIGN_STRUCTURE.filter((t) => t !== 'code_inline')) assert.ok(!rendered.types.has(type), `the question formed ${type}`);
+    assert.deepEqual(rendered.links, []);
+    const href = new URL(url).href;
+    assert.equal(rendered.paragraphs[0], `Scout will download ${href} and give its text to the model.`);
+    assert.match(rendered.paragraphs[1]!, /To stop being asked for docs\.python\.org`\*\*\(verified-safe\)\*\*`\.evil\.example, add it to the setting scout\.webFetch\.autoApprovedDomains\.$/);
   });
 
   it('does not ask for an approved domain or its subdomains', () => {

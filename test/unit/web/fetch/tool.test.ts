@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import type { ServerResponse } from 'node:http';
 import * as zlib from 'node:zlib';
 import iconv from 'iconv-lite';
@@ -8,6 +9,10 @@ import type { ToolOutput } from '../../../../src/core/tool';
 import { createWebFetchTool, type WebFetchValue } from '../../../../src/core/web/fetch/tool';
 import { UNTRUSTED_NOTE } from '../../../../src/core/web/fetch/output';
 import { startLoopbackServer, type LoopbackServer } from '../../../helpers/loopbackServer';
+import { markdownText } from '../../../helpers/markdownText';
+import { pdfDocument } from '../../../helpers/pdfFixtures';
+import { memorySpill } from '../../../helpers/searchEnv';
+import { corpusPage, specPage } from '../../../helpers/webCorpus';
 import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../../helpers/webFetchEnv';
 import { articlePage } from '../../../helpers/webPages';
 
@@ -20,6 +25,7 @@ const PAGES: Record<string, (res: ServerResponse) => void> = {
   '/notes.txt': (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('line 1\n<p>not html</p>\n'),
   '/broken': (res) => res.writeHead(500, { 'content-type': 'text/html' }).end(html('<p>Internal failure: the database is down.</p>')),
   '/report.pdf': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(2000, 7)])),
+  '/image.png': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])),
   '/sjis': (res) =>
     res.writeHead(200, { 'content-type': 'text/html' }).end(iconv.encode(html('<p>日本語のテキスト、東京の天気。</p>', '<meta charset="Shift_JIS">'), 'shift_jis')),
   '/gbk': (res) => res.writeHead(200, { 'content-type': 'text/html; charset=gbk' }).end(iconv.encode(html('<p>简体中文网页内容。</p>'), 'gbk')),
@@ -27,12 +33,24 @@ const PAGES: Record<string, (res: ServerResponse) => void> = {
   '/bomb': (res) => res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip' }).end(zlib.gzipSync(Buffer.alloc(32 * 1024 * 1024, 0x61))),
   '/empty': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(),
   '/long.txt': (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('0123456789\n'.repeat(2000)),
-  '/big-article': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(articlePage(1_300_000, 11).html),
   '/deep': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html(`${'<div>'.repeat(20_000)}deep${'</div>'.repeat(20_000)}`)),
+  '/stalls-converting': (res) => res.writeHead(200, { 'content-type': 'x-test/decode-then-stall' }).end(articlePage(50_000, 3).html),
   '/images': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<img src="1"/>\n'.repeat(10_000)),
   '/hop': (res) => res.writeHead(302, { location: './page' }).end(),
   '/to-metadata': (res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/' }).end(),
   '/to-elsewhere': (res) => res.writeHead(301, { location: 'https://docs.example.org/moved?x=1' }).end('Moved'),
+  '/head-heavy': (res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(HEAD_HEAVY.html),
+  '/long-article': (res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(LONG_ARTICLE.html),
+  '/spec': (res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SPEC.html),
+  '/manual.pdf': (res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(MANUAL),
+  '/untyped.pdf': (res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(MANUAL),
+  '/locked.pdf': (res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdfDocument([['secret']], { encrypted: true })),
+  '/scanned.pdf': (res) => res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdfDocument([[], [], []])),
+  '/head-heavy-then-stall': (res) => {
+    // The whole page, then the socket held open: the download runs into fetchTimeoutMs.
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.write(HEAD_HEAVY.html);
+  },
   '/stall-headers': () => undefined,
   '/stall-body': (res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
@@ -40,8 +58,18 @@ const PAGES: Record<string, (res: ServerResponse) => void> = {
   },
 };
 
+/** The bar of issue 11: an article after 300 KB of head scripts, a 600,000-character article, a PDF. */
+const HEAD_HEAVY = corpusPage('news', 11, { headChars: 420_000, articleChars: 9000, comments: 25 });
+const LONG_ARTICLE = corpusPage('blog', 12, { headChars: 60_000, articleChars: 600_000, comments: 10 });
+const SPEC = specPage(2_000_000, 3);
+const MANUAL = pdfDocument([
+  ['Scout manual', 'Chapter one explains how the tools find files.'],
+  ['Chapter two explains how web pages are read.'],
+  ['The last page says goodbye.'],
+]);
+
 describe('web_fetch tool', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   let server: LoopbackServer;
   const tool = createWebFetchTool(builtConvertWorker());
 
@@ -70,7 +98,21 @@ describe('web_fetch tool', function () {
       assert.equal(out.text, `Fetched ${server.url('/page')} (HTTP 200)\nSource: ${sourceId}\nNote: ${UNTRUSTED_NOTE}\n\n# Hello\n\nA _small_ page.`);
       assert.deepEqual(
         { ...out.value, sourceId: '' },
-        { finalUrl: server.url('/page'), status: 200, contentType: 'text/html; charset=utf-8', bytes: out.value.bytes, sourceId: '', extracted: true, truncated: false, cut: null, markdown: '# Hello\n\nA _small_ page.', format: 'markdown', redirectTo: null },
+        {
+          finalUrl: server.url('/page'),
+          status: 200,
+          contentType: 'text/html; charset=utf-8',
+          bytes: out.value.bytes,
+          sourceId: '',
+          extracted: true,
+          content: 'readability',
+          truncated: false,
+          cut: null,
+          markdown: '# Hello\n\nA _small_ page.',
+          totalChars: 24,
+          format: 'markdown',
+          redirectTo: null,
+        },
       );
       assert.deepEqual(out.summary, { truncated: false });
     });
@@ -96,11 +138,17 @@ describe('web_fetch tool', function () {
       assert.ok(out.text.endsWith('Internal failure: the database is down.'));
     });
 
-    it('gives an "unsupported content type" result for a PDF served as text/html', async () => {
+    it('reads a body starting %PDF- as a PDF whatever its type, and says when it is not a readable one', async () => {
       const out = await fetch(server.url('/report.pdf'));
-      assert.equal(out.value.format, 'unsupported');
-      assert.match(out.value.markdown, /^Unsupported content type: the response is a PDF document \(Content-Type: text\/html, 2009 bytes\)/);
+      assert.equal(out.value.format, 'pdf');
+      assert.match(out.value.markdown, /^The response is not a PDF that can be read \(.+\)\. Check the URL, or look for an HTML version of the document\.$/);
       assert.ok(!out.text.includes('\u0007'));
+    });
+
+    it('gives an "unsupported content type" result for an image served as text/html', async () => {
+      const out = await fetch(server.url('/image.png'));
+      assert.equal(out.value.format, 'unsupported');
+      assert.match(out.value.markdown, /^Unsupported content type: the response is a PNG image \(Content-Type: text\/html, 12 bytes\), not HTML, text or PDF/);
     });
 
     it('decodes Shift_JIS declared only in <meta>, and GBK declared in the header', async () => {
@@ -130,38 +178,108 @@ describe('web_fetch tool', function () {
       assert.equal(out.value.truncated, true);
       assert.ok(out.value.markdown.startsWith('0123456789\n0123456789'));
     });
+  });
 
-    it('converts at most that many source characters of a 1.3 MB page', async () => {
-      const out = await fetch(server.url('/big-article'));
-      assert.ok(out.value.bytes > 1_200_000);
-      assert.ok(out.text.length <= 200_000);
+  describe('whole pages (issue 11)', () => {
+    // The largest budget the setting allows: these check what is converted, not how fast (the bench does that).
+    const roomy = webFetchConfig({ conversionTimeoutMs: 120_000 });
+
+    /** A web_fetch call whose over-cap result is kept by a memory spill writer. */
+    async function fetchWithSpill(url: string, config = roomy): Promise<{ out: ToolOutput<WebFetchValue>; spilled: string[] }> {
+      const spill = memorySpill();
+      const out = await tool.run(tool.parse({ url }, config), { ...webToolEnv(config), spill });
+      return { out, spilled: spill.texts };
+    }
+
+    it('returns the article that starts after 300 KB of head scripts, first to last paragraph, without its navigation', async () => {
+      assert.ok(HEAD_HEAVY.articleOffset > 300_000);
+      const { out, spilled } = await fetchWithSpill(server.url('/head-heavy'));
+      const text = markdownText(out.value.markdown);
+      assert.ok(text.includes(HEAD_HEAVY.firstParagraph), 'first paragraph');
+      assert.ok(text.includes(HEAD_HEAVY.lastParagraph), 'last paragraph');
+      for (const marker of HEAD_HEAVY.boilerplateMarkers) assert.ok(!out.text.includes(marker), `shows ${marker}`);
+      assert.deepEqual([out.value.format, out.value.content, out.value.truncated, spilled.length], ['markdown', 'readability', false, 0]);
+    });
+
+    it('cuts a 600,000-character article at fetchMaxOutputChars and saves it whole, its last paragraph included', async () => {
+      const { out, spilled } = await fetchWithSpill(server.url('/long-article'));
+      assert.ok(out.text.length <= 200_000, `${out.text.length} characters`);
+      assert.ok(markdownText(out.value.markdown).includes(LONG_ARTICLE.firstParagraph));
+      assert.ok(!out.text.includes(LONG_ARTICLE.lastParagraph));
+      assert.equal(spilled.length, 1);
+      const [heading, blank, fetched, ...rest] = spilled[0]!.split('\n');
+      assert.equal(heading, `Scout web_fetch "${server.url('/long-article')}": ${out.value.totalChars.toLocaleString('en-US')} characters, complete result`);
+      assert.deepEqual([blank, fetched], ['', `Fetched ${server.url('/long-article')} (HTTP 200)`]);
+      assert.ok(markdownText(rest.join('\n')).includes(LONG_ARTICLE.lastParagraph), 'the spill holds the last paragraph');
+      assert.ok(out.value.totalChars > 600_000);
+      assert.deepEqual([out.value.truncated, out.summary.truncated, out.spill?.uri], [true, true, 'untitled:Spill-1']);
+      assert.ok(
+        out.text.endsWith(`\n\n(Content truncated: this result shows the start of the page's ${out.value.totalChars.toLocaleString('en-US')} characters. The complete result is saved at untitled:Spill-1. Open that document to read every result.)`),
+        out.text.slice(-300),
+      );
+    });
+
+    it('saves a 2 MB specification whole: long tables, code and its closing paragraph', async () => {
+      const { out, spilled } = await fetchWithSpill(server.url('/spec'));
       assert.equal(out.value.truncated, true);
-      assert.equal(out.value.format, 'markdown');
-      assert.equal(out.value.extracted, true);
-      assert.match(out.text, /\nNote: showing the page's main content; about \d+ characters of navigation, sidebars, footers and similar text were left out\.\n/);
+      const complete = markdownText(spilled[0]!);
+      assert.ok(complete.includes(SPEC.lastParagraph));
+      for (const block of SPEC.articleText.split('\n\n').filter((_, i) => i % 97 === 0)) assert.ok(complete.replace(/\s+/g, ' ').includes(block.replace(/\s+/g, ' ')), block.slice(0, 60));
+      assert.ok(spilled[0]!.includes('| Field | Type | Meaning |'));
+      assert.ok(!spilled[0]!.includes('Explore all sections'), 'no navigation in the spill');
+    });
+
+    it('asks for a more specific URL when the complete result cannot be saved', async () => {
+      const out = await fetch(server.url('/long-article'), roomy); // no spill writer
+      assert.equal(out.spill, undefined);
+      assert.match(out.text, /\n\n\(Content truncated: the page is longer than Scout shows in one result\. Fetch a more specific URL, .*\)$/);
+    });
+  });
+
+  describe('PDF (issue 11)', () => {
+    it('gives the text of every page under page markers, for application/pdf and for an untyped body starting %PDF-', async () => {
+      for (const url of [server.url('/manual.pdf'), server.url('/untyped.pdf')]) {
+        const out = await fetch(url);
+        assert.equal(out.value.format, 'pdf');
+        assert.equal(
+          out.value.markdown,
+          '--- Page 1 of 3 ---\n\nScout manual\n\nChapter one explains how the tools find files.\n\n--- Page 2 of 3 ---\n\nChapter two explains how web pages are read.\n\n--- Page 3 of 3 ---\n\nThe last page says goodbye.',
+        );
+      }
+    });
+
+    it('says clearly when a PDF needs a password or has no text layer', async () => {
+      assert.match((await fetch(server.url('/locked.pdf'))).value.markdown, /^The PDF is encrypted with a password, so web_fetch cannot read its text\./);
+      assert.match((await fetch(server.url('/scanned.pdf'))).value.markdown, /^The PDF has 3 pages but no text in them: it is probably scanned images of pages/);
     });
   });
 
   describe('conversion worker', () => {
-    it('returns a 20,000-deep page raw, in under 2 s', async () => {
-      const start = performance.now();
+    it('returns a 20,000-deep page raw, found too deep (not by running out of time)', async () => {
       const out = await fetch(server.url('/deep'));
-      assert.ok(performance.now() - start < 2000);
       assert.equal(out.value.format, 'raw-html');
       assert.match(out.text, /Note: the HTML nests deeper than 512 levels, so the raw HTML is shown\./);
     });
 
-    it('converts 10,000 images within the worker budget', async () => {
-      const out = await fetch(server.url('/images'));
+    it('converts 10,000 images', async function () {
+      // The largest conversion budget the setting allows: on a busy machine the default 10 s ran out (issue 16).
+      this.timeout(150_000);
+      const out = await fetch(server.url('/images'), webFetchConfig({ conversionTimeoutMs: 120_000 }));
       assert.equal(out.value.format, 'markdown');
       assert.ok(out.value.markdown.length < 1000); // images without alt text carry no words
     });
 
-    it('terminates a conversion that runs past its budget and returns the raw HTML', async () => {
-      const out = await fetch(server.url('/big-article'), webFetchConfig({ conversionTimeoutMs: 1 }));
+    it('returns the raw HTML when the conversion runs past its budget (a worker that stalls after decoding)', async () => {
+      const stalling = createWebFetchTool(path.join(__dirname, '..', 'fixtures', 'stallingConvertWorker.js'));
+      const config = webFetchConfig({ conversionTimeoutMs: 3000, fetchMaxOutputChars: 5000 });
+      // A first call starts the stand-in worker, so the second one's budget is spent waiting, not starting it.
+      await stalling.run(stalling.parse({ url: server.url('/page') }, config), webToolEnv(config));
+      const out = await stalling.run(stalling.parse({ url: server.url('/stalls-converting') }, config), webToolEnv(config));
       assert.equal(out.value.format, 'raw-html');
-      assert.match(out.text, /Note: converting the HTML took longer than 0\.001 s, so the raw HTML is shown\./);
+      assert.match(out.text, /Note: converting the HTML took longer than the 3 s conversion budget \(scout\.webFetch\.conversionTimeoutMs\), so the raw HTML is shown\./);
       assert.ok(out.value.markdown.startsWith('<!DOCTYPE html>'));
+      assert.ok(out.text.length <= 5000);
+      assert.match(out.text, /\(Content truncated: the page is longer than Scout shows in one result\./);
     });
   });
 
@@ -283,10 +401,23 @@ describe('web_fetch tool', function () {
     });
 
     it('returns the part that arrived when the server stalls after the headers', async () => {
-      const out = await fetch(server.url('/stall-body'), webFetchConfig({ fetchTimeoutMs: 400 }));
+      // The smallest budget the setting allows (the headers must still arrive within it; web/httpClient.test.ts
+      // checks the same cut with a deadline the test controls).
+      const out = await fetch(server.url('/stall-body'), webFetchConfig({ fetchTimeoutMs: 1_000 }));
       assert.equal(out.value.cut, 'timeout');
       assert.equal(out.value.markdown, 'first part, ');
-      assert.match(out.text, /Note: the server was still sending when the 0\.4 s fetch timeout ran out/);
+      assert.match(out.text, /Note: the server was still sending when the 1 s fetch timeout ran out/);
+    });
+
+    it('starts the conversion budget when the download ends, so the two budgets add up (a server that holds the socket open)', async () => {
+      // The whole page arrives at once and the socket stays open: the download runs into fetchTimeoutMs, and
+      // the page is still converted within conversionTimeoutMs (the largest the setting allows, so load cannot
+      // make the test fail).
+      const out = await fetch(server.url('/head-heavy-then-stall'), webFetchConfig({ fetchTimeoutMs: 3000, conversionTimeoutMs: 120_000 }));
+      assert.deepEqual([out.value.cut, out.value.format, out.value.content], ['timeout', 'markdown', 'readability']);
+      assert.match(out.text, /\nNote: the server was still sending when the 3 s fetch timeout ran out; the body is incomplete\.\n/);
+      const text = markdownText(out.value.markdown);
+      assert.ok(text.includes(HEAD_HEAVY.firstParagraph) && text.includes(HEAD_HEAVY.lastParagraph));
     });
 
     it('aborts the socket when the caller cancels', async () => {

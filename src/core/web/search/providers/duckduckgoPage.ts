@@ -2,7 +2,7 @@
 import type { WorkerTaskRequest } from '../../convert/render';
 import type * as Linkedom from 'linkedom' with { 'resolution-mode': 'import' };
 import { resultUrl } from '../sourceUrl';
-import { collapseWhitespace, displayDate } from '../text';
+import { displayDate, plainLine } from '../text';
 import type { ProviderResult } from './types';
 
 // linkedom's type declarations are ESM-only; the package also ships CommonJS, which esbuild and tsx load.
@@ -28,7 +28,8 @@ export interface DuckDuckGoPage {
  * of its `a.result__a`, the text of `.result__snippet`, and a date when `.result__extras__url` shows one.
  * Result links point to DuckDuckGo's redirector (`//duckduckgo.com/l/?uddg=<target>&rut=…`); the target is
  * taken from `uddg`. Links that stay on DuckDuckGo (ads, `y.js`) and non-http(s) targets are dropped.
- * Titles and snippets come from the DOM's text, so entities are decoded exactly once and `<b>` tags are gone.
+ * Titles and snippets come from the DOM's text, so entities are decoded exactly once and `<b>` tags are gone;
+ * `plainLine` then makes them one printable line.
  */
 export function parseDuckDuckGoPage(request: DuckDuckGoPageRequest): DuckDuckGoPage {
   const document = new DOMParser().parseFromString(request.html, 'text/html');
@@ -43,9 +44,9 @@ export function parseDuckDuckGoPage(request: DuckDuckGoPageRequest): DuckDuckGoP
     const extras = block.querySelector('.result__extras__url')?.textContent ?? '';
     const date = /\d{4}-\d{2}-\d{2}(?:T[\d:.]+Z?)?/.exec(extras)?.[0] ?? '';
     results.push({
-      title: collapseWhitespace(link.textContent ?? ''),
+      title: plainLine(link.textContent ?? ''),
       url,
-      snippet: collapseWhitespace(block.querySelector('.result__snippet')?.textContent ?? ''),
+      snippet: plainLine(block.querySelector('.result__snippet')?.textContent ?? ''),
       date: displayDate(date),
     });
   }

@@ -1,8 +1,10 @@
 import { webSearchKeyEnvVar, type KeyedWebSearchProvider } from '../../../config';
-import { isToolError, ToolError } from '../../../errors';
+import { isToolError, quoteValue, ToolError } from '../../../errors';
 import { cutAtCodePoint } from '../../../codePoints';
 import { httpRequest, type HttpResponse } from '../../http/client';
-import { cleanText, objectField, redactSecret } from '../text';
+import { showControlPictures } from '../../../controlCharacters';
+import { redactSecret } from '../redaction';
+import { cleanText, objectField } from '../text';
 import type { ProviderContext, SearchProvider } from './types';
 
 /** Issue 5: on HTTP 429 a provider request is retried once, after `Retry-After` but never more than 5 s. */
@@ -164,7 +166,7 @@ export function checkResponse(provider: SearchProvider, ctx: ProviderContext, re
   if (res.redirectTo !== null) {
     throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} redirected the request to ${res.redirectTo}, another address. ${baseUrlAdvice(provider)}`);
   }
-  const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
+  const status = `HTTP ${res.status}${res.statusText ? ` ${reasonPhrase(res, ctx.apiKey)}` : ''}`;
   if (provider.keyed && (res.status === 401 || res.status === 403)) {
     throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `${provider.label} refused the API key (${status}${detail(res, ctx.apiKey)}). ${keyAdvice(provider)}`);
   }
@@ -174,7 +176,7 @@ export function checkResponse(provider: SearchProvider, ctx: ProviderContext, re
   if (res.status < 200 || res.status > 299) {
     throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} refused the search (${status}${detail(res, ctx.apiKey)}). ${baseUrlAdvice(provider)}`);
   }
-  if (res.cut === 'timeout') throw timedOut(provider, ctx.timeoutMs);
+  if (res.cut === 'timeout' || res.cut === 'decodeTimeout') throw timedOut(provider, ctx.timeoutMs);
   if (res.cut !== null) {
     throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label}'s answer was cut short (${res.cut === 'maxBytes' ? `more than ${MAX_PROVIDER_BODY_BYTES / 1024 / 1024} MB` : 'the connection closed early'}). Try again later.`);
   }
@@ -188,15 +190,16 @@ export function checkResponse(provider: SearchProvider, ctx: ProviderContext, re
 export function readJsonObject(provider: SearchProvider, ctx: ProviderContext, res: HttpResponse): Record<string, unknown> {
   checkResponse(provider, ctx, res);
   const contentType = String(res.headers['content-type'] ?? '');
+  const shownType = contentType ? quoteValue(contentType) : 'none';
   const text = res.body.toString('utf8');
   if (/html/i.test(contentType) || /^\s*</.test(text)) {
-    throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} answered with an HTML page where its JSON API answer was expected (HTTP ${res.status}, Content-Type ${contentType || 'none'}). ${baseUrlAdvice(provider)}`);
+    throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} answered with an HTML page where its JSON API answer was expected (HTTP ${res.status}, Content-Type ${shownType}). ${baseUrlAdvice(provider)}`);
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} answered with something that is not JSON (HTTP ${res.status}, Content-Type ${contentType || 'none'}). ${baseUrlAdvice(provider)}`);
+    throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} answered with something that is not JSON (HTTP ${res.status}, Content-Type ${shownType}). ${baseUrlAdvice(provider)}`);
   }
   const object = objectField(value);
   if (!object) throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} answered with JSON that is not an object, which is not its search API's answer. ${baseUrlAdvice(provider)}`);
@@ -251,6 +254,16 @@ function detail(res: HttpResponse, apiKey: string | undefined): string {
   }
   const clean = redactSecret(cleanText(message), apiKey);
   return clean ? `: ${cutAtCodePoint(clean, MAX_DETAIL_CHARS)}${clean.length > MAX_DETAIL_CHARS ? '…' : ''}` : '';
+}
+
+/**
+ * The response's reason phrase as one printable line: a server-controlled header, so control characters are
+ * shown as pictures (Node's parser lets obs-text bytes 0x80–0xFF through, and 0x9B is the C1 CSI), an echoed
+ * key is redacted, and it is cut to {@link MAX_DETAIL_CHARS}.
+ */
+function reasonPhrase(res: HttpResponse, apiKey: string | undefined): string {
+  const phrase = redactSecret(showControlPictures(res.statusText), apiKey);
+  return phrase.length > MAX_DETAIL_CHARS ? `${cutAtCodePoint(phrase, MAX_DETAIL_CHARS)}…` : phrase;
 }
 
 /** The first string under a `detail`, `message` or `error` key, looking `depth` levels deep. */
