@@ -20,11 +20,12 @@ export interface RgSubmatch {
  *   comparison is a cheap "same file as before" test.
  * - `line`: the matched line without its trailing CR/LF, decoded lossily (U+FFFD) when it is not UTF-8.
  * - `lineNumber`: 1-based (0 if rg printed none, which Scout's argv never causes).
- * - `submatches`: byte offsets into the line's bytes.
+ * - `submatches`: byte offsets into the line's bytes. A line with one match gets a frozen array shared by every
+ *   line with the same offsets ({@link oneSubmatch}).
  * - `lineBase64`: the exact bytes of a non-UTF-8 line (terminator included), base64; the offsets refer to
  *   them. Undefined for a UTF-8 line.
  */
-export type MatchHandler = (path: RgData, line: string, lineNumber: number, submatches: RgSubmatch[], lineBase64: string | undefined) => void;
+export type MatchHandler = (path: RgData, line: string, lineNumber: number, submatches: readonly RgSubmatch[], lineBase64: string | undefined) => void;
 
 // rg (serde_json) writes every message on one line with fields in a fixed order; begin/end/match/context
 // objects start with their type, the summary starts with "data". The reader checks these byte prefixes so it
@@ -93,6 +94,14 @@ export class RgJsonReader {
   /** -1 until a match was read by the fast reader, and after one read by `JSON.parse`. */
   private lastPathLength = -1;
   private lastPath: RgData | undefined;
+  /** The match {@link readMatch} read last, handed on by {@link line}. */
+  private readonly read: { path: RgData | undefined; line: string; lineNumber: number; submatches: readonly RgSubmatch[]; lineBase64: string | undefined } = {
+    path: undefined,
+    line: '',
+    lineNumber: 0,
+    submatches: NO_SUBMATCHES,
+    lineBase64: undefined,
+  };
   /** Set once a match line was read in full by the fast reader (see `sep`). */
   private layoutSeen = false;
 
@@ -110,7 +119,10 @@ export class RgJsonReader {
 
   private line(buf: Buffer, start: number, end: number): void {
     if (this.layoutSeen ? end - start > MATCH_PREFIX.length && buf[start + TYPE_PREFIX.length] === 0x6d /* m */ && buf[start] === 0x7b /* { */ : at(buf, start, end, MATCH_PREFIX)) {
-      if (!this.readMatch(buf, start, end)) this.handleParsed(buf, start, end);
+      // The handler is called here rather than inside readMatch, so the (large) parser is not compiled again
+      // whenever the engine re-optimizes the handler's allocations.
+      if (this.readMatch(buf, start, end)) this.onMatch(this.read.path!, this.read.line, this.read.lineNumber, this.read.submatches, this.read.lineBase64);
+      else this.handleParsed(buf, start, end);
       return;
     }
     if (at(buf, start, end, TYPE_PREFIX)) return;
@@ -156,8 +168,8 @@ export class RgJsonReader {
     p = intEnd;
     if (!this.sep(buf, p, end, SUBMATCHES)) return false;
     p += SUBMATCHES.length;
-    // Most lines hold one match: an array literal of one element is sized for it (push would reserve 17).
     let submatches: RgSubmatch[] | undefined;
+    let first: RgSubmatch | undefined;
     while (buf[p] !== 0x5d /* ] */) {
       const textIsBytes = !this.key(buf, p, end, MATCH_TEXT, MATCH_KEY_AT);
       if (textIsBytes && !this.key(buf, p, end, MATCH_BYTES, MATCH_KEY_AT)) return false;
@@ -168,7 +180,8 @@ export class RgJsonReader {
       const e = readInt(buf, intEnd + END_KEY.length, end);
       if (e < 0 || buf[intEnd] !== 0x7d /* } */) return false;
       if (submatches) submatches.push({ start: s, end: e });
-      else submatches = [{ start: s, end: e }];
+      else if (first) submatches = [first, { start: s, end: e }];
+      else first = { start: s, end: e };
       p = intEnd + 1;
       if (buf[p] === 0x2c /* , */) p++;
       if (p >= end) return false;
@@ -176,7 +189,12 @@ export class RgJsonReader {
     if (p + CLOSE.length !== end || !this.sep(buf, p, end, CLOSE)) return false;
     this.matches++;
     this.layoutSeen = true;
-    this.onMatch(path, line, lineNumber, submatches ?? [], lineBase64);
+    const read = this.read;
+    read.path = path;
+    read.line = line;
+    read.lineNumber = lineNumber;
+    read.submatches = submatches ?? (first ? oneSubmatch(first.start, first.end) : NO_SUBMATCHES);
+    read.lineBase64 = lineBase64;
     return true;
   }
 
@@ -237,6 +255,30 @@ export class RgJsonReader {
     const line = lineBase64 === undefined ? data.lines.text! : Buffer.from(lineBase64, 'base64').toString('utf8');
     this.onMatch(path, stripTerminator(line), data.line_number ?? 0, submatches, lineBase64);
   }
+}
+
+const NO_SUBMATCHES: readonly RgSubmatch[] = Object.freeze([]);
+
+/** Frozen one-submatch arrays by their offsets (see {@link oneSubmatch}); at most {@link MAX_SHARED_SUBMATCHES}. */
+const sharedSubmatches = new Map<number, readonly RgSubmatch[]>();
+const MAX_SHARED_SUBMATCHES = 4096;
+
+/**
+ * The submatches of a line with one match, `[{ start, end }]`, as one frozen array shared by every line with the
+ * same offsets: matches of one pattern tend to sit at a few positions (after the usual indentations), so a
+ * large result holds a few of these instead of two objects per line (issue 15: fewer objects per match).
+ * Frozen, so no holder can change what the others see. Offsets from 2^15 on (the key stays a small integer)
+ * or a full table get a fresh array.
+ */
+function oneSubmatch(start: number, end: number): readonly RgSubmatch[] {
+  if (start >= 0x8000 || end >= 0x8000) return Object.freeze([Object.freeze({ start, end })]);
+  const key = (start << 15) | end;
+  let shared = sharedSubmatches.get(key);
+  if (shared === undefined) {
+    shared = Object.freeze([Object.freeze({ start, end })]);
+    if (sharedSubmatches.size < MAX_SHARED_SUBMATCHES) sharedSubmatches.set(key, shared);
+  }
+  return shared;
 }
 
 /** True when `buf[p..end)` starts with `lit`. */

@@ -39,8 +39,11 @@ export interface GrepMatch {
   readonly lineNumber: number;
   /** The whole line without its terminator (lossy UTF-8 when the line is not UTF-8); no preview cap. */
   readonly line: string;
-  /** Byte offsets `[start, end)` of each match within the line's bytes, as rg reports them. */
-  readonly submatches: RgSubmatch[];
+  /**
+   * Byte offsets `[start, end)` of each match within the line's bytes, as rg reports them. Shared between matches
+   * with the same offsets, and frozen (see `oneSubmatch` in jsonStream.ts).
+   */
+  readonly submatches: readonly RgSubmatch[];
   /** The exact bytes of a non-UTF-8 file name, base64. */
   readonly pathBase64?: string;
   /** The exact bytes of a non-UTF-8 line, base64, terminator included (the offsets refer to these). */
@@ -173,11 +176,11 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
     return group;
   };
   const finish = (group: FileGroup): void => {
-    if (group.kept && group.block === '') group.block = formatFile(group, group.matches.length, maxLineBytes);
+    if (group.kept && group.block === '') group.block = formatFile(group, group.matches.length, maxLineBytes, true);
   };
 
   return {
-    add: (path: RgData, line: string, lineNumber: number, submatches: RgSubmatch[], lineBase64: string | undefined): void => {
+    add: (path: RgData, line: string, lineNumber: number, submatches: readonly RgSubmatch[], lineBase64: string | undefined): void => {
       // The reader hands consecutive matches of one file the same path object.
       if (path !== lastPath || !last) {
         if (last) finish(last);
@@ -213,26 +216,40 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
 /**
  * `files` sorted by path in UTF-16 code unit order (the order of `<`); files with equal paths (names that are
  * not UTF-8 and decode to the same lossy text) by their exact bytes, so the order never depends on which file
- * rg finished first. Sorts strings with the engine's own comparison rather than calling a comparator per pair:
- * each key is the path, a NUL (below every character, so a path sorts before the longer paths it starts), the
- * name's bytes in hex (empty for a UTF-8 name) and the file's position, zero-padded.
+ * rg finished first.
  */
 function sortByPath(files: FileGroup[]): FileGroup[] {
-  const width = String(files.length).length;
-  const keys = files.map((f, i) => `${f.path}\0${f.pathBase64 && Buffer.from(f.pathBase64, 'base64').toString('hex')}\0${String(i).padStart(width, '0')}`);
-  keys.sort();
-  return keys.map((k) => files[Number(k.slice(k.length - width))]!);
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : Buffer.compare(Buffer.from(a.pathBase64, 'base64'), Buffer.from(b.pathBase64, 'base64'))));
 }
 
-/** A file's listed path, then `Line N: preview` rows for its first `limit` matches, joined by line feeds. */
-function formatFile(file: FileGroup, limit: number, maxLineBytes: number): string {
-  const lines = [displayPath(file.path)];
+/**
+ * A file's listed path, then `Line N: preview` rows for its first `limit` matches, joined by line feeds.
+ *
+ * With `share`, each match whose row shows its whole line as it is (the usual case: a line that fits and has
+ * no control character) then takes its `line` from the block, as a slice of it: the value's lines and the
+ * complete result then hold that text once instead of twice (issue 15: memory of a large grep).
+ */
+function formatFile(file: FileGroup, limit: number, maxLineBytes: number, share = false): string {
+  const rows = [displayPath(file.path)];
+  const previews: string[] = [];
   for (let i = 0; i < limit; i++) {
     const m = file.matches[i]!;
     const raw = m.lineBase64 === undefined ? undefined : Buffer.from(m.lineBase64, 'base64');
-    lines.push(`Line ${m.lineNumber}: ${previewLine(m.line, m.submatches, maxLineBytes, raw)}`);
+    const preview = previewLine(m.line, m.submatches, maxLineBytes, raw);
+    previews.push(preview);
+    rows.push(`Line ${m.lineNumber}: ${preview}`);
   }
-  return lines.join('\n');
+  const block = rows.join('\n');
+  if (share) {
+    let at = rows[0]!.length + 1;
+    for (let i = 0; i < limit; i++) {
+      const m = file.matches[i]! as { line: string };
+      const start = at + rows[i + 1]!.length - previews[i]!.length;
+      if (previews[i] === m.line) m.line = block.slice(start, start + m.line.length);
+      at += rows[i + 1]!.length + 1;
+    }
+  }
+  return block;
 }
 
 /** Characters of formatted files gathered into one piece of the complete result. */

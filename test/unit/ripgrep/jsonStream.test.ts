@@ -10,7 +10,7 @@ interface Read {
   path: RgData;
   line: string;
   lineNumber: number;
-  submatches: RgSubmatch[];
+  submatches: readonly RgSubmatch[];
   lineBase64: string | undefined;
 }
 
