@@ -1,6 +1,8 @@
 import { grepArgv } from '../../../src/core/ripgrep/argv';
 import { defaultConfig } from '../../../src/core/config';
+import { BROAD_TOKEN, SELECTIVE_TOKEN } from '../corpus';
 import { MiB, runsText, type CaseContext } from '../measure';
+import { identityCheck } from '../outputDigest';
 import type { CaseResult, Check } from '../report';
 import type { CallRequest } from '../scoutProcess';
 import { argvLine, mb, profileIf, sideBySide } from './sideBySide';
@@ -64,6 +66,8 @@ async function grepCase(ctx: CaseContext, c: GrepCase): Promise<CaseResult> {
     const factor = (r.scoutSide.callRssMiB!.median * MiB) / r.rawBytes;
     checks.push({ what: "Scout call's peak RSS Δ / raw output size", measured: factor, limit: c.rssFactorLimit, unit: '×', met: factor <= c.rssFactorLimit });
   }
+  const identity = identityCheck(c.id, r.scout.map((s) => s.outputSha256), ctx.corpus !== undefined && c.pattern === (c.id === 'grep-broad' ? BROAD_TOKEN : SELECTIVE_TOKEN));
+  if (identity) checks.push(identity);
   const notes = [...r.notes];
   if (c.planted !== undefined && summary?.matches !== c.planted) notes.push(`Scout reported ${summary?.matches} matches but ${c.planted} lines were planted: check the corpus.`);
   if (r.rawBytes > cap) notes.push('The raw output exceeds the cap, so Scout stops rg early: the figures compare different work.');
