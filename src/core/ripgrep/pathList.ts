@@ -27,6 +27,8 @@ export interface PathRun {
    * it holds a line feed (so splitting `joined` at line feeds gives the paths back). Undefined otherwise.
    */
   readonly joined?: string;
+  /** True when the run's bytes were all ASCII (so are its paths). */
+  readonly ascii: boolean;
 }
 
 /** `rg --files --null` output, decoded (see {@link PathListReader}). */
@@ -110,8 +112,9 @@ export class PathListReader {
   /** Decodes the records `buf[start, end)`, which ends just after a NUL. */
   private decodeRun(buf: Buffer, start: number, end: number): void {
     const bytes = buf.subarray(start, end);
+    const ascii = isAscii(bytes);
     let text: string;
-    if (isAscii(bytes)) text = latin1Slice.call(buf, start, end - 1);
+    if (ascii) text = latin1Slice.call(buf, start, end - 1);
     else if (isUtf8(bytes)) text = utf8Slice.call(buf, start, end - 1);
     else {
       const middle = end - start > SMALLEST_HALVED_RUN ? buf.indexOf(0, start + ((end - start) >> 1)) + 1 : end;
@@ -129,9 +132,9 @@ export class PathListReader {
     const joined = text.includes('\n') ? undefined : strip ? text.slice(strip).replaceAll(`\0${text.slice(0, strip)}`, '\n') : text.replaceAll('\0', '\n');
     if (joined === undefined || joined.includes('\0')) {
       const paths = text.split('\0');
-      this.add(strip ? paths.map((p) => p.slice(strip)) : paths);
+      this.add(strip ? paths.map((p) => p.slice(strip)) : paths, ascii);
     } else {
-      this.add(joined.split('\n'), joined);
+      this.add(joined.split('\n'), ascii, joined);
     }
   }
 
@@ -146,12 +149,12 @@ export class PathListReader {
       paths.push(path);
       cursor = stop + 1;
     }
-    this.add(paths);
+    this.add(paths, false);
   }
 
-  private add(paths: string[], joined?: string): void {
+  private add(paths: string[], ascii: boolean, joined?: string): void {
     this.pieces.push(paths);
-    this.runs.push(joined === undefined ? { count: paths.length } : { count: paths.length, joined });
+    this.runs.push(joined === undefined ? { count: paths.length, ascii } : { count: paths.length, joined, ascii });
     this.count += paths.length;
   }
 }

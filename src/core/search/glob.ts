@@ -140,7 +140,7 @@ function listPaths(list: PathList): { lines: readonly string[]; pieces: string[]
   let lines: string[] | undefined;
   let at = 0;
   for (const run of list.runs) {
-    if (run.joined !== undefined && listedAsIs(run.joined)) {
+    if (run.joined !== undefined && listedAsIs(run.joined, run.ascii)) {
       pieces.push(run.joined);
     } else {
       lines ??= list.paths.slice();

@@ -135,9 +135,24 @@ describe('the one-scan check of a run of names (issue 15)', () => {
   it('agrees with displayPath on every name of the run, whatever they hold', () => {
     fc.assert(
       fc.property(fc.array(name, { minLength: 1, maxLength: 6 }), (names) => {
-        assert.equal(listedAsIs(names.join('\n')), names.every((n) => displayPath(n) === n), JSON.stringify(names));
+        const want = names.every((n) => displayPath(n) === n);
+        assert.equal(listedAsIs(names.join('\n')), want, JSON.stringify(names));
+        if (names.every((n) => /^[\x00-\x7f]*$/.test(n))) assert.equal(listedAsIs(names.join('\n'), true), want, `ascii: ${JSON.stringify(names)}`);
       }),
       { numRuns: 3000, seed: 15 },
+    );
+  });
+
+  it('agrees with displayPath on ASCII names through the ASCII scans too', () => {
+    const ascii = fc
+      .array(fc.oneof(fc.constantFrom(...alphabet.filter((c) => /^[\x00-\x7f]+$/.test(c))), fc.constantFrom(...words), fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c))), { minLength: 1, maxLength: 8 })
+      .map((parts) => parts.join('').replaceAll('\n', ''))
+      .filter((n) => n !== '');
+    fc.assert(
+      fc.property(fc.array(ascii, { minLength: 1, maxLength: 6 }), (names) => {
+        assert.equal(listedAsIs(names.join('\n'), true), names.every((n) => displayPath(n) === n), JSON.stringify(names));
+      }),
+      { numRuns: 3000, seed: 16 },
     );
   });
 
