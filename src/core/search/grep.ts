@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { parseArguments } from '../args';
+import { showControlPictures, UNSAFE_CHARACTERS } from '../controlCharacters';
 import { quoteValue } from '../errors';
 import { grepArgv } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';
@@ -151,28 +152,27 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
 
 /**
  * Collects rg `match` messages into per-file groups. `strip` leading bytes are dropped from each path (see
- * `outputPrefixLength`). Files are keyed by their exact name bytes, so two non-UTF-8 names that decode to the
- * same lossy text stay apart. `keeps`, when given, decides once per file whether its matches are kept. A file's
- * lines of the result are formatted (previews cut at `maxLineBytes`) when rg moves on to another file.
+ * `outputPrefixLength`). A file's matches come together in rg's output, so a new file starts a new group; a
+ * name that is not UTF-8 keeps its exact bytes, so two such names that decode to the same lossy text stay apart.
+ * `keeps`, when given, decides once per file whether its matches are kept. A file's lines of the result are
+ * formatted (previews cut at `maxLineBytes`) when rg moves on to another file.
  */
 function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: string, rawBytes?: Buffer) => boolean) {
-  const byKey = new Map<string, FileGroup>();
+  const groups: FileGroup[] = [];
   let lastPath: RgData | undefined;
   let last: FileGroup | undefined;
 
-  const groupFor = (path: RgData): FileGroup => {
+  const newGroup = (path: RgData): FileGroup => {
+    let group: FileGroup;
     if (path.text !== undefined) {
       const text = strip ? path.text.slice(strip) : path.text;
-      return byKey.get(text) ?? newGroup(text, text);
+      group = new FileGroup(text, '', keeps === undefined || keeps(text));
+    } else {
+      const bytes = Buffer.from(path.bytes, 'base64').subarray(strip);
+      const text = bytes.toString('utf8');
+      group = new FileGroup(text, bytes.toString('base64'), keeps === undefined || keeps(text, bytes));
     }
-    const bytes = Buffer.from(path.bytes, 'base64').subarray(strip);
-    const pathBase64 = bytes.toString('base64');
-    const key = `\0${pathBase64}`;
-    return byKey.get(key) ?? newGroup(key, bytes.toString('utf8'), pathBase64, bytes);
-  };
-  const newGroup = (key: string, path: string, pathBase64?: string, rawBytes?: Buffer): FileGroup => {
-    const group = new FileGroup(path, pathBase64 ?? '', keeps === undefined || keeps(path, rawBytes));
-    byKey.set(key, group);
+    groups.push(group);
     return group;
   };
   const finish = (group: FileGroup): void => {
@@ -185,9 +185,7 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
       if (path !== lastPath || !last) {
         if (last) finish(last);
         lastPath = path;
-        last = groupFor(path);
-        // A file rg comes back to (never seen with rg's own output) is formatted again with all its matches.
-        if (last.block !== '') last.block = '';
+        last = newGroup(path);
       }
       if (!last.kept) return;
       const match: GrepMatch =
@@ -203,12 +201,22 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
             };
       last.matches.push(match);
     },
-    /** The kept files in path order (UTF-16 code unit order, as `<` compares), every one formatted. */
+    /**
+     * The kept files in path order (UTF-16 code unit order, as `<` compares), every one formatted. Should rg
+     * ever print one file's matches in two parts, the parts end up side by side and are joined here.
+     */
     sorted: (): FileGroup[] => {
       if (last) finish(last);
-      const kept = [...byKey.values()].filter((g) => g.kept);
-      for (const g of kept) finish(g);
-      return sortByPath(kept);
+      const sorted = sortByPath(groups.filter((g) => g.kept));
+      const files: FileGroup[] = [];
+      for (const group of sorted) {
+        const previous = files[files.length - 1];
+        if (previous && previous.path === group.path && previous.pathBase64 === group.pathBase64) {
+          previous.matches.push(...group.matches);
+          previous.block = formatFile(previous, previous.matches.length, maxLineBytes);
+        } else files.push(group);
+      }
+      return files;
     },
   };
 }
@@ -222,8 +230,13 @@ function sortByPath(files: FileGroup[]): FileGroup[] {
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : Buffer.compare(Buffer.from(a.pathBase64, 'base64'), Buffer.from(b.pathBase64, 'base64'))));
 }
 
+/** {@link UNSAFE_CHARACTERS} without its global flag, for `test` (line feeds are not in it). */
+const UNSAFE = new RegExp(UNSAFE_CHARACTERS.source);
+
 /**
  * A file's listed path, then `Line N: preview` rows for its first `limit` matches, joined by line feeds.
+ * Control characters are made visible in the block as a whole (`showControlPictures`, one scan per file rather
+ * than one per line), which shows them exactly as in each preview on its own, since no preview holds a line feed.
  *
  * With `share`, each match whose row shows its whole line as it is (the usual case: a line that fits and has
  * no control character) then takes its `line` from the block, as a slice of it: the value's lines and the
@@ -232,14 +245,18 @@ function sortByPath(files: FileGroup[]): FileGroup[] {
 function formatFile(file: FileGroup, limit: number, maxLineBytes: number, share = false): string {
   const rows = [displayPath(file.path)];
   const previews: string[] = [];
+  let lineFeed = false;
   for (let i = 0; i < limit; i++) {
     const m = file.matches[i]!;
     const raw = m.lineBase64 === undefined ? undefined : Buffer.from(m.lineBase64, 'base64');
-    const preview = previewLine(m.line, m.submatches, maxLineBytes, raw);
+    const preview = previewLine(m.line, m.submatches, maxLineBytes, raw, false);
+    lineFeed ||= preview.includes('\n');
     previews.push(preview);
     rows.push(`Line ${m.lineNumber}: ${preview}`);
   }
+  if (lineFeed) return rows.map((row, i) => (i === 0 ? row : showControlPictures(row))).join('\n');
   const block = rows.join('\n');
+  if (UNSAFE.test(block)) return showControlPictures(block, true);
   if (share) {
     let at = rows[0]!.length + 1;
     for (let i = 0; i < limit; i++) {

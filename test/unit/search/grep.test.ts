@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
 import { grepTool, type GrepValue } from '../../../src/core/search/grep';
 import type { ToolOutput } from '../../../src/core/tool';
 import { processesUnder } from '../../helpers/processes';
-import { failingSpill, folder, memorySpill, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
+import { failingSpill, folder, memorySpill, RG_PATH, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
 import { makeTree, removeTree, SLOW_PATTERN, writeSlowCorpus } from '../../helpers/tree';
 
 function grep(input: unknown, options: SearchEnvOptions): Promise<ToolOutput<GrepValue>> {
@@ -126,6 +126,35 @@ describe('grep tool', () => {
       }
     } finally {
       removeTree(dir);
+    }
+  });
+
+  it('joins one file\'s matches that come in two parts (rg never prints them so; a wrapper around it does)', async () => {
+    const dir = makeTree({ 'a.txt': 'needle 1\nneedle 2\nneedle 3\n', 'b.txt': 'needle b\n' });
+    const bin = makeTree({});
+    const wrapper = path.join(bin, 'rg-split');
+    // Runs the real rg, then prints a.txt's last match after b.txt's messages.
+    writeFileSync(
+      wrapper,
+      [
+        `#!${process.execPath}`,
+        "const { spawnSync } = require('node:child_process');",
+        `const r = spawnSync(${JSON.stringify(RG_PATH)}, process.argv.slice(2), { encoding: 'utf8', maxBuffer: 1 << 26 });`,
+        "const lines = r.stdout.split('\\n').filter(Boolean);",
+        "const i = lines.findIndex((l) => l.includes('needle 3'));",
+        "const moved = lines.splice(i, 1);",
+        "process.stdout.write([...lines, ...moved].join('\\n') + '\\n');",
+        'process.exit(r.status ?? 2);',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    try {
+      const out = await grep({ pattern: 'needle' }, { folders: [folder(dir)], ripgrepPath: wrapper });
+      assert.equal(out.text, ['a.txt', 'Line 1: needle 1', 'Line 2: needle 2', 'Line 3: needle 3', '', 'b.txt', 'Line 1: needle b', '', `Paths are relative to ${dir}.`].join('\n'));
+      assert.deepEqual(out.summary, { matches: 4, files: 2, truncated: false });
+    } finally {
+      removeTree(dir);
+      removeTree(bin);
     }
   });
 
