@@ -1,5 +1,6 @@
 import { ToolError } from '../errors';
 import { RecordSplitter } from './records';
+import { latin1Slice, utf8Slice } from './bufferSlices';
 
 /**
  * rg's encoding of arbitrary bytes in `--json` output: `{ text }` when the bytes are valid UTF-8, otherwise
@@ -59,20 +60,6 @@ const BACKSLASH = 0x5c;
 function bytes(s: string): Buffer {
   return Buffer.from(s, 'latin1');
 }
-
-type SliceFn = (this: Buffer, start: number, end: number) => string;
-// Node's Buffer#utf8Slice/latin1Slice are what toString(encoding, start, end) ends in; calling them directly
-// skips its argument handling, which shows in profiles at one call per match. Fall back where absent.
-const utf8Slice: SliceFn =
-  (Buffer.prototype as unknown as { utf8Slice?: SliceFn }).utf8Slice ??
-  function (this: Buffer, start, end) {
-    return this.toString('utf8', start, end);
-  };
-const latin1Slice: SliceFn =
-  (Buffer.prototype as unknown as { latin1Slice?: SliceFn }).latin1Slice ??
-  function (this: Buffer, start, end) {
-    return this.toString('latin1', start, end);
-  };
 
 /**
  * A streaming reader of `rg --json` output (the JSON Lines format of ripgrep's `--json` flag).

@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { latin1Slice, utf8Slice } from './bufferSlices';
 
 /** One path of rg's NUL-separated output: its text, and its exact bytes (base64) when they are not UTF-8. */
 export interface ListedPath {
@@ -45,20 +46,6 @@ export interface PathList {
 
 /** Runs that are not UTF-8 as a whole are halved until this size; below it, each name is decoded on its own. */
 const SMALLEST_HALVED_RUN = 2048;
-
-type SliceFn = (this: Buffer, start: number, end: number) => string;
-// Node's Buffer#latin1Slice/utf8Slice are what toString(encoding, start, end) ends in; called directly they skip
-// its argument handling. Fall back where absent.
-const latin1Slice: SliceFn =
-  (Buffer.prototype as unknown as { latin1Slice?: SliceFn }).latin1Slice ??
-  function (this: Buffer, start, end) {
-    return this.toString('latin1', start, end);
-  };
-const utf8Slice: SliceFn =
-  (Buffer.prototype as unknown as { utf8Slice?: SliceFn }).utf8Slice ??
-  function (this: Buffer, start, end) {
-    return this.toString('utf8', start, end);
-  };
 
 /**
  * A streaming decoder of `rg --files --null` output: paths each ended by a NUL byte, `strip` leading bytes
