@@ -44,6 +44,11 @@ export interface PathList {
   readonly endsWithNul: boolean;
 }
 
+/**
+ * Bytes of output gathered before they are decoded as one run: above V8's largest regular heap object, so the
+ * run's text and its joined form are made in the large-object space, which garbage collection never copies.
+ */
+const RUN_BYTES = 256 * 1024;
 /** Runs that are not UTF-8 as a whole are halved until this size; below it, each name is decoded on its own. */
 const SMALLEST_HALVED_RUN = 2048;
 
@@ -52,19 +57,21 @@ const SMALLEST_HALVED_RUN = 2048;
  * dropped from each (see `outputPrefixLength`). Feed stdout chunks with {@link push} as they arrive, then call
  * {@link end}.
  *
- * Each chunk is decoded as a whole, up to its last NUL: a run that is ASCII (checked natively) is read as
+ * Chunks are gathered into runs of {@link RUN_BYTES} and decoded up to their last NUL: a run that is ASCII (checked natively) is read as
  * Latin-1, one that is UTF-8 as UTF-8, and its records are split with the engine's own string operations, so
- * no JavaScript runs per path. A run that is not UTF-8 is halved (at a NUL) until the halves are, and below
- * {@link SMALLEST_HALVED_RUN} bytes its names are decoded one by one: names that are not valid UTF-8 are
- * decoded lossily (U+FFFD) and also listed with their exact bytes, while the others stay compact one-byte
- * strings. The paths of a run are substrings of the run's text.
+ * no JavaScript runs per path. A run that is not UTF-8, or holds a name with a line feed, is halved (at a NUL)
+ * until the halves are plain, and below {@link SMALLEST_HALVED_RUN} bytes its names are decoded one by one:
+ * names that are not valid UTF-8 are decoded lossily (U+FFFD) and also listed with their exact bytes, while the
+ * others stay compact one-byte strings. The paths of a run are substrings of the run's text.
  */
 export class PathListReader {
   private readonly runs: PathRun[] = [];
   private readonly pieces: string[][] = [];
   private readonly nonUtf8Paths: { index: number; base64: string }[] = [];
   private count = 0;
-  private carry: Buffer | undefined;
+  /** Chunks not decoded yet (a run is decoded once {@link RUN_BYTES} are gathered), and their size. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
   private lastByte = -1;
 
   constructor(private readonly strip: number) {}
@@ -73,51 +80,65 @@ export class PathListReader {
   push(chunk: Buffer): void {
     if (chunk.length === 0) return;
     this.lastByte = chunk[chunk.length - 1]!;
-    const lastNul = chunk.lastIndexOf(0);
-    if (lastNul < 0) {
-      this.carry = this.carry ? Buffer.concat([this.carry, chunk]) : Buffer.from(chunk);
-      return;
-    }
-    const head = this.carry ? Buffer.concat([this.carry, chunk.subarray(0, lastNul + 1)]) : chunk;
-    const headEnd = this.carry ? head.length : lastNul + 1;
-    // Copy the tail so the (large) chunk is not kept alive by a small carried fragment.
-    this.carry = lastNul + 1 < chunk.length ? Buffer.from(chunk.subarray(lastNul + 1)) : undefined;
-    this.decodeRun(head, 0, headEnd);
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes >= RUN_BYTES) this.decodePending(false);
   }
 
   /** Ends the stream and returns every path; a last path without its NUL is decoded too. */
   end(): PathList {
-    if (this.carry) {
-      const rest = this.carry;
-      this.carry = undefined;
-      this.decodeNames(rest, 0, rest.length);
-    }
+    this.decodePending(true);
     const paths = this.pieces.length === 1 ? this.pieces[0]! : ([] as string[]).concat(...this.pieces);
     return { paths, nonUtf8Paths: this.nonUtf8Paths, runs: this.runs, endsWithNul: this.lastByte <= 0 };
+  }
+
+  /** Decodes the chunks gathered so far up to their last NUL (all of them at the end), keeping the rest. */
+  private decodePending(last: boolean): void {
+    if (this.pendingBytes === 0) return;
+    const all = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    const end = last ? all.length : all.lastIndexOf(0) + 1;
+    if (end < all.length && !last) {
+      // Copy the tail so the gathered chunks are not kept alive by a small carried fragment.
+      const tail = Buffer.from(all.subarray(end));
+      this.pending.push(tail);
+      this.pendingBytes = tail.length;
+    }
+    if (end === 0) return;
+    if (all[end - 1] === 0) this.decodeRun(all, 0, end);
+    else {
+      const lastNul = all.lastIndexOf(0, end - 1) + 1;
+      if (lastNul > 0) this.decodeRun(all, 0, lastNul);
+      this.decodeNames(all, lastNul, end);
+    }
   }
 
   /** Decodes the records `buf[start, end)`, which ends just after a NUL. */
   private decodeRun(buf: Buffer, start: number, end: number): void {
     const bytes = buf.subarray(start, end);
     const ascii = isAscii(bytes);
-    let text: string;
-    if (ascii) text = latin1Slice.call(buf, start, end - 1);
-    else if (isUtf8(bytes)) text = utf8Slice.call(buf, start, end - 1);
-    else {
-      const middle = end - start > SMALLEST_HALVED_RUN ? buf.indexOf(0, start + ((end - start) >> 1)) + 1 : end;
-      if (middle < end) {
+    // A name that is not UTF-8 or holds a line feed (0x0a) is decoded on its own; the rest of its run is halved
+    // away from it.
+    const plain = (ascii || isUtf8(bytes)) && bytes.indexOf(0x0a) < 0;
+    if (!plain && end - start > SMALLEST_HALVED_RUN) {
+      const middle = buf.indexOf(0, start + ((end - start) >> 1)) + 1;
+      if (middle > 0 && middle < end) {
         this.decodeRun(buf, start, middle);
         this.decodeRun(buf, middle, end);
-      } else {
-        this.decodeNames(buf, start, end);
+        return;
       }
+    }
+    if (!plain) {
+      this.decodeNames(buf, start, end);
       return;
     }
+    const text: string = ascii ? latin1Slice.call(buf, start, end - 1) : utf8Slice.call(buf, start, end - 1);
     const strip = this.strip;
     // Every record starts with the same `strip` bytes (rg prints `./` before each path under `.`), so dropping
     // them from all records is one replacement. A NUL left over would mean a record without them.
-    const joined = text.includes('\n') ? undefined : strip ? text.slice(strip).replaceAll(`\0${text.slice(0, strip)}`, '\n') : text.replaceAll('\0', '\n');
-    if (joined === undefined || joined.includes('\0')) {
+    const joined = strip ? text.slice(strip).replaceAll(`\0${text.slice(0, strip)}`, '\n') : text.replaceAll('\0', '\n');
+    if (joined.includes('\0')) {
       const paths = text.split('\0');
       this.add(strip ? paths.map((p) => p.slice(strip)) : paths, ascii);
     } else {
