@@ -1,4 +1,5 @@
 import { isAscii, isUtf8 } from 'node:buffer';
+import { concatAll } from '../arrays';
 import { latin1Slice, utf8Slice } from './bufferSlices';
 
 /** One path of rg's NUL-separated output: its text, and its exact bytes (base64) when they are not UTF-8. */
@@ -88,7 +89,7 @@ export class PathListReader {
   /** Ends the stream and returns every path; a last path without its NUL is decoded too. */
   end(): PathList {
     this.decodePending(true);
-    const paths = this.pieces.length === 1 ? this.pieces[0]! : ([] as string[]).concat(...this.pieces);
+    const paths = this.pieces.length === 1 ? this.pieces[0]! : concatAll(this.pieces);
     return { paths, nonUtf8Paths: this.nonUtf8Paths, runs: this.runs, endsWithNul: this.lastByte <= 0 };
   }
 

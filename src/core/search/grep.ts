@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { parseArguments } from '../args';
+import { concatAll } from '../arrays';
 import { showControlPictures, UNSAFE_CHARACTERS } from '../controlCharacters';
 import { quoteValue } from '../errors';
 import { grepArgv } from '../ripgrep/argv';
@@ -117,7 +118,7 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
   if (outcome.warnings.length) env.log.warn(`grep: ripgrep said: ${outcome.warnings.join('\n')}`);
 
   const files = groups.sorted();
-  const matches = files.length === 1 ? files[0]!.matches : ([] as GrepMatch[]).concat(...files.map((f) => f.matches));
+  const matches = concatAll(files.map((f) => f.matches));
   const unreadable = unreadablePaths(outcome, target);
   const value: GrepValue = {
     workdir: target.workdir,
