@@ -21,6 +21,8 @@ export interface CliSettings {
   config: ScoutConfig;
   /** `--provider-url`: the web search provider's base URL, kept so it follows a later `--provider`. */
   providerUrl?: string;
+  /** `--roots-timeout` (mcp only): ms to wait for the client's answer to `roots/list`. */
+  rootsTimeoutMs?: number;
 }
 
 /**
@@ -37,6 +39,8 @@ export interface CliFlag {
   /** May be given more than once. */
   readonly repeatable?: boolean;
   readonly help: string;
+  /** The one command the flag applies to: `tool` (a one-shot run) or `mcp` (the server); absent: both. */
+  readonly only?: 'tool' | 'mcp';
   /**
    * Applies the flag. `value` is undefined for a switch.
    * @throws UsageError when the value is not acceptable.
@@ -133,7 +137,7 @@ export const CLI_FLAGS: CliFlag[] = [
       s.cwdGiven = true;
     },
   },
-  { name: '--json', help: 'print the canonical result value as JSON instead of the model text', apply: (s) => (s.json = true) },
+  { name: '--json', only: 'tool', help: 'print the canonical result value as JSON instead of the model text', apply: (s) => (s.json = true) },
   { name: '--rg', value: 'PATH', help: 'ripgrep binary to run, an executable file (default: the packaged @vscode/ripgrep-universal, then rg on PATH)', apply: (s, v) => (s.rgPath = v!) },
   {
     name: '--config',
@@ -178,6 +182,17 @@ export const CLI_FLAGS: CliFlag[] = [
     },
   },
   configFlag('--allow-private-host', 'webFetch.allowedPrivateHosts', 'HOST', 'let web_fetch reach this host, address or CIDR range although it is private (loopback, LAN)'),
+  {
+    name: '--roots-timeout',
+    value: 'MS',
+    only: 'mcp',
+    help: "ms to wait for the client's answer to roots/list (default 10000); without one, Scout works without the roots until they change",
+    apply: (s, v) => {
+      const ms = Number(v);
+      if (!/^\d+$/.test(v!) || ms < 1 || ms > 600_000) throw new UsageError(`--roots-timeout needs a whole number of ms from 1 to 600000, not "${v}".`);
+      s.rootsTimeoutMs = ms;
+    },
+  },
 ];
 
 /** The command that serves the tools over MCP instead of running one (`node dist/cli.js mcp`). */
@@ -236,10 +251,34 @@ export function parseCommandLine(argv: readonly string[], cwd: string, flags: re
   return { tool: positional[0]!, argumentsJson: positional[1], settings, help };
 }
 
-/** The usage text, listing `tools` and every flag. */
-export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_FLAGS): string {
-  const rows = flags.map((f) => [`${f.name}${f.value ? ` ${f.value}` : ''}`, `${f.help}${f.repeatable ? ' (repeatable)' : ''}`] as const);
+/**
+ * The usage text, listing `tools` and every flag (those of one command marked so); with `command` =
+ * {@link MCP_COMMAND} (`mcp --help`), the server's usage with only the flags that apply to it.
+ */
+export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_FLAGS, command?: typeof MCP_COMMAND): string {
+  const shown = command === MCP_COMMAND ? flags.filter((f) => f.only !== 'tool') : flags;
+  const marks = { tool: ' (not with mcp)', mcp: ' (mcp only)' };
+  const rows = shown.map(
+    (f) => [`${f.name}${f.value ? ` ${f.value}` : ''}`, `${f.help}${f.repeatable ? ' (repeatable)' : ''}${f.only && command === undefined ? marks[f.only] : ''}`] as const,
+  );
   const width = Math.max(...rows.map(([left]) => left.length));
+  const options = ['Options:', ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`), `  ${'-h, --help'.padEnd(width)}  show this help`];
+  if (command === MCP_COMMAND) {
+    return [
+      `Usage: node dist/cli.js ${MCP_COMMAND} [options]`,
+      '',
+      'Serves every Scout tool to Model Context Protocol clients over stdio (newline-delimited JSON-RPC) until',
+      "stdin closes. The workspace is --cwd, else the client's roots, else the directory the server runs in",
+      '(never the file system root or your home folder). Diagnostics go to stderr.',
+      '',
+      `Tools: ${tools.join(', ')}`,
+      '',
+      ...options,
+      '',
+      'Exit status: 0 when stdin closes or on SIGINT, SIGTERM or SIGHUP; 1 when stdout is gone; 2 bad usage.',
+      `Example: node dist/cli.js ${MCP_COMMAND} --cwd ~/project --provider brave`,
+    ].join('\n');
+  }
   return [
     "Usage: node dist/cli.js <tool> ['<json arguments>'] [options]",
     `       node dist/cli.js ${MCP_COMMAND} [options]`,
@@ -249,9 +288,7 @@ export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_
     '',
     `Tools: ${tools.join(', ')}`,
     '',
-    'Options:',
-    ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`),
-    `  ${'-h, --help'.padEnd(width)}  show this help`,
+    ...options,
     '',
     'Exit status: 0 success, 1 tool error (the Error: text is printed), 2 bad usage.',
     `Example: node dist/cli.js grep '{"pattern":"TODO","include":"*.ts"}' --cwd ~/project`,

@@ -24,7 +24,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     line = parseCommandLine(argv, process.cwd());
     if (line.help) {
-      process.stdout.write(`${usage(tools)}\n`);
+      process.stdout.write(`${usage(tools, undefined, line.tool === MCP_COMMAND ? MCP_COMMAND : undefined)}\n`);
       return 0;
     }
     if (line.tool === MCP_COMMAND) {
@@ -32,6 +32,8 @@ async function main(argv: readonly string[]): Promise<number> {
       if (line.settings.json) throw new UsageError(`--json does not apply to ${MCP_COMMAND}: a client receives the model text of every call.`);
     } else if (!isCliTool(line.tool)) {
       throw new UsageError(`unknown tool "${line.tool}".`);
+    } else if (line.settings.rootsTimeoutMs !== undefined) {
+      throw new UsageError(`--roots-timeout applies only to ${MCP_COMMAND}: a one-shot run has no client to ask for roots.`);
     }
     checkDirectory(line.settings.cwd);
     if (line.settings.rgPath !== undefined && !isExecutableFile(path.resolve(line.settings.rgPath))) {
@@ -47,8 +49,7 @@ async function main(argv: readonly string[]): Promise<number> {
     // Loaded only here: esbuild maps this require to the separate bundle ./mcp.js (esbuild.mjs), so a
     // one-shot tool run never loads the MCP SDK.
     const { serveMcp } = require('../mcp/main') as typeof import('../mcp/main');
-    await serveMcp(settings);
-    return 0;
+    return serveMcp(settings);
   }
   let input: unknown = {};
   if (line.argumentsJson !== undefined) {
@@ -74,7 +75,9 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${settings.json ? JSON.stringify(output.value) : output.text}\n`);
     return 0;
   } catch (e) {
-    const error = isToolError(e) ? e : new ToolError('INTERNAL_ERROR', `Scout hit an internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    // The result is what a model would see: the message only. The stack (file paths of this machine) goes to stderr.
+    if (!isToolError(e)) process.stderr.write(`scout: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    const error = isToolError(e) ? e : new ToolError('INTERNAL_ERROR', `Scout hit an internal error (${e instanceof Error ? e.message : String(e)}). The details are on stderr.`);
     process.stdout.write(`${settings.json ? JSON.stringify({ error: { code: error.code, message: error.message } }) : formatToolError(error)}\n`);
     return 1;
   } finally {

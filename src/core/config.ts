@@ -11,7 +11,7 @@ export interface SearchConfig {
   grepMaxMatches: number;
   /** Seed 000: bytes per matched-line preview; the cut keeps UTF-8 boundaries. */
   grepMaxLineBytes: number;
-  /** Seed 000: bytes of raw rg stdout a search will parse before `SEARCH_RAW_OUTPUT_OVERFLOW`. */
+  /** Seed 000: bytes of raw rg stdout a search parses; past it rg is stopped and the result is what was read (search/overflow.ts). */
   rawOutputMaxBytes: number;
   /** Seed 000: ms budget of one call before it is aborted (`SEARCH_ABORTED`). */
   timeoutMs: number;

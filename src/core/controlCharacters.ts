@@ -19,9 +19,34 @@ export const UNSAFE_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c
 /** {@link UNSAFE_CHARACTERS} plus LF: what may not appear raw inside one line of a result. */
 const UNSAFE_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 
-/** True when `text` holds a character of {@link UNSAFE_CHARACTERS} or a line feed: it cannot be printed raw as one line. */
+/**
+ * Characters that draw nothing, so two names that differ only by them print the same, and a name can carry
+ * text no reader sees: SOFT HYPHEN U+00AD, MONGOLIAN VOWEL SEPARATOR U+180E, ZERO WIDTH SPACE, NON-JOINER and
+ * JOINER U+200B–U+200D, WORD JOINER and the invisible operators U+2060–U+2064, ZERO WIDTH NO-BREAK SPACE
+ * (BOM) U+FEFF, the interlinear annotation controls U+FFF9–U+FFFB, and the tag characters U+E0000–U+E007F
+ * ("ASCII smuggling": each tag mirrors an ASCII letter that is never drawn).
+ *
+ * They are NOT in {@link UNSAFE_CHARACTERS}, and {@link showControlPictures} leaves them alone, because running
+ * text needs them: ZWJ (U+200D) joins emoji sequences (woman, ZWJ, laptop is one "technologist" emoji), tag
+ * characters spell subdivision flags (black flag, tags "gbsct", cancel tag is Scotland's), and soft hyphens
+ * and joiners are ordinary in many scripts. Only a value that must be read exactly
+ * (a file name, a quoted argument) treats them as unsafe: {@link breaksLine} reports them, so the name is
+ * quoted, and {@link jsonQuote} escapes them (a tag character as its two `\u` surrogate escapes).
+ */
+const INVISIBLE = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/;
+
+/** A character of {@link UNSAFE_CHARACTERS} or {@link INVISIBLE}: what a name cannot show raw, line feeds apart. */
+export const UNSAFE_OR_INVISIBLE = new RegExp(`${UNSAFE_CHARACTERS.source}|${INVISIBLE.source}`);
+
+/** {@link UNSAFE_OR_INVISIBLE}, as code units to escape in a quoted value. */
+const UNSAFE_IN_VALUE = new RegExp(UNSAFE_OR_INVISIBLE.source, 'g');
+
+/**
+ * True when `text` cannot be printed raw as one line of a name: it holds a character of
+ * {@link UNSAFE_CHARACTERS}, a line feed, or an invisible character (see {@link INVISIBLE}).
+ */
 export function breaksLine(text: string): boolean {
-  return UNSAFE_IN_LINE.test(text);
+  return UNSAFE_IN_LINE.test(text) || INVISIBLE.test(text);
 }
 
 /**
@@ -44,11 +69,12 @@ const UNSAFE_IN_LINE_GLOBAL = new RegExp(UNSAFE_IN_LINE.source, 'g');
 
 /**
  * `text` as a JSON string literal (RFC 8259) in which every unsafe character is escaped, C1 and bidi
- * controls included (JSON.stringify escapes only C0, quotes and backslashes). The result is one line of
- * printable text that reads back to `text` with `JSON.parse`.
+ * controls included (JSON.stringify escapes only C0, quotes and backslashes), and so is every invisible
+ * character ({@link INVISIBLE}): a quoted value is read for its exact characters. The result is one line
+ * of printable text that reads back to `text` with `JSON.parse`.
  */
 export function jsonQuote(text: string): string {
-  return JSON.stringify(text).replace(UNSAFE_CHARACTERS, (c) => unicodeEscape(c.charCodeAt(0)));
+  return JSON.stringify(text).replace(UNSAFE_IN_VALUE, (c) => (c.length === 1 ? unicodeEscape(c.charCodeAt(0)) : unicodeEscape(c.charCodeAt(0)) + unicodeEscape(c.charCodeAt(1))));
 }
 
 function unicodeEscape(code: number): string {

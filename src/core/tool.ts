@@ -46,8 +46,11 @@ export interface ToolEnv {
   readonly ripgrepPath: string;
   /** Saves over-cap results; absent when the host has nowhere to save them. */
   readonly spill?: SpillWriter;
-  /** Optional progress messages for long work (shown by `withProgress`). */
-  readonly progress?: (message: string) => void;
+  /**
+   * Optional progress messages for long work (shown by `withProgress`), with `counts` when the work is
+   * countable: `done` of `total` units so far (an MCP client gets them as `progress` and `total`).
+   */
+  readonly progress?: (message: string, counts?: { readonly done: number; readonly total: number }) => void;
   /** Reads an API key for a web search provider; keys never reach logs or results. */
   readonly getSecret?: (name: string) => Promise<string | undefined>;
   /**

@@ -1,4 +1,6 @@
+import * as os from 'node:os';
 import { pathToFileURL } from 'node:url';
+import * as z from 'zod/mini';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -20,13 +22,23 @@ import { COMPLETE_RESULTS_KEPT, spillString } from '../core/spill';
 import type { Logger, ScoutTool, SpillWriter, ToolEnv } from '../core/tool';
 import { environmentSecret, ripgrepLocator, writeSpillFile } from '../cli/env';
 import type { CliSettings } from '../cli/flags';
-import { asResource, CompleteResults, type CompleteResult } from './completeResults';
-import { mcpToolList } from './toolList';
+import { asResource, CompleteResults, readingAdvice, type CompleteResult } from './completeResults';
+import { mcpToolList, WEB_TOOLS } from './toolList';
 import { McpWorkspace } from './workspace';
 import manifest from '../../package.json';
 
-/** ms the server waits for the client to answer `roots/list` before it falls back to the working directory. */
+/**
+ * ms the server waits for the client to answer `roots/list` (unless `--roots-timeout` says otherwise) before
+ * it works without the client's roots.
+ */
 const ROOTS_TIMEOUT_MS = 10_000;
+
+/**
+ * The answer to `roots/list` as Scout reads it: the SDK's own schema (`ListRootsResultSchema`) refuses the whole
+ * list when one root is not a `file://` URI, which would lose the good roots with the bad; Scout takes every
+ * root's URI and skips the ones that name no local folder itself, with a warning (see `McpWorkspace`).
+ */
+const LenientRootsResult = z.looseObject({ roots: z.array(z.looseObject({ uri: z.string(), name: z.optional(z.string()) })) });
 
 /** JSON-RPC error code of an unknown resource (the MCP specification's "Resource not found"). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -46,15 +58,20 @@ export interface ScoutServer {
  *
  * - `tools/call` validates the arguments with the tool's own parser and runs it with the command line's
  *   settings (`--config`, `--provider`, `--allow-private-host`, …), API keys from the environment, and the
- *   workspace of {@link McpWorkspace}. The result is exactly the tool's text; a failure is an `isError` result
- *   holding the same `Error: …` / `(code: …)` text as the CLI and VS Code. An unknown tool name is a protocol
- *   error (`InvalidParams`), as the specification asks.
+ *   workspace of {@link McpWorkspace} (asked for only by the tools that search it). The result is exactly the
+ *   tool's text; a failure is an `isError` result holding the same `Error: …` / `(code: …)` text as the CLI
+ *   and VS Code. An unknown tool name is a protocol error (`InvalidParams`), as the specification asks.
  * - `notifications/cancelled` aborts the call's signal: rg is killed, requests and workers are stopped.
- * - With a `progressToken`, each progress message of the tool becomes a `notifications/progress`.
+ * - With a `progressToken`, each progress message of the tool becomes a `notifications/progress`, with
+ *   `total` when the tool counts its work (workspace_search's files).
  * - An over-cap result is saved to a temp file as the CLI does, and kept as a `scout://result/<id>` resource
- *   (`resources/list`, `resources/read`) that the tool result links to (`resource_link`).
+ *   (`resources/list`, `resources/read`) that the tool result links to (`resource_link`); a result too big
+ *   for one message is served in parts, each linked.
+ *
+ * @param cwd the process's working directory; `home` the user's home folder (both refused as an implicit
+ *   workspace, see {@link McpWorkspace}).
  */
-export function createScoutServer(settings: CliSettings, log: Logger, cwd: string): ScoutServer {
+export function createScoutServer(settings: CliSettings, log: Logger, cwd: string, home = os.homedir()): ScoutServer {
   const server = new Server(
     { name: 'scout', title: 'Scout', version: manifest.version },
     { capabilities: { tools: {}, resources: { listChanged: true } } },
@@ -65,10 +82,11 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
   const workspace = new McpWorkspace({
     ...(settings.cwdGiven ? { given: settings.cwd } : {}),
     cwd,
+    home,
     log,
     source: {
       supported: () => server.getClientCapabilities()?.roots !== undefined,
-      list: async () => (await server.listRoots(undefined, { timeout: ROOTS_TIMEOUT_MS })).roots,
+      list: async () => (await server.request({ method: 'roots/list' }, LenientRootsResult, { timeout: settings.rootsTimeoutMs ?? ROOTS_TIMEOUT_MS })).roots,
     },
   });
   const running = new Set<Promise<unknown>>();
@@ -91,15 +109,15 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const { uri } = request.params;
-    const result = results.read(uri);
-    if (!result) {
+    const found = results.read(uri);
+    if (!found) {
       throw new McpError(
         RESOURCE_NOT_FOUND,
         `Scout holds no complete result at ${quoteValue(uri)}: it keeps the ${COMPLETE_RESULTS_KEPT} newest, only while the server runs. Call the tool again to make it anew.`,
         { uri },
       );
     }
-    return { contents: [{ uri: result.uri, mimeType: 'text/plain', text: result.text }] };
+    return { contents: [{ uri, mimeType: 'text/plain', text: found.text }] };
   });
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => workspace.rootsChanged());
 
@@ -110,12 +128,13 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
     const spill: SpillWriter = async (text, meta) => {
       saved = results.add(spillString(text), meta);
       server.sendResourceListChanged().catch(() => undefined);
-      return spillLocator(saved.text, meta.tool, saved.uri, log);
+      return spillLocator(saved, log);
     };
     try {
       const args = tool.parse(input, settings.config);
       const env: ToolEnv = {
-        folders: await workspace.folders(),
+        // The web tools never read the workspace: they need no roots, and work without any.
+        folders: WEB_TOOLS.includes(tool.name) ? [] : await workspace.folders(),
         config: settings.config,
         signal: extra.signal,
         log,
@@ -128,8 +147,8 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
       };
       const output = await tool.run(args, env);
       log.info(`${tool.name}: done in ${Date.now() - started} ms`);
-      const link = saved && output.spill ? [{ type: 'resource_link' as const, ...asResource(saved) }] : [];
-      return { content: [{ type: 'text', text: output.text }, ...link] };
+      const links = saved && output.spill ? saved.parts.map((_, i) => ({ type: 'resource_link' as const, ...asResource(saved!, i + 1) })) : [];
+      return { content: [{ type: 'text', text: output.text }, ...links] };
     } catch (e) {
       const error = isToolError(e) ? e : internalError(e, log);
       log.info(`${tool.name}: ${error.code} in ${Date.now() - started} ms`);
@@ -147,28 +166,35 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
 
 /**
  * Where the footer of an over-cap result points: the temp file the CLI would write (the file is the
- * locator, the resource is named in the hint), or the `scout://result/<id>` resource alone when the file
- * cannot be written.
+ * locator, the resource, or its parts, named in the hint), or the `scout://result/<id>` resource alone when
+ * the file cannot be written.
  */
-function spillLocator(text: string, tool: ScoutTool['name'], resourceUri: string, log: Logger): { uri: string; hint: string } {
+function spillLocator(result: CompleteResult, log: Logger): { uri: string; hint: string } {
   try {
-    const file = writeSpillFile([text], tool);
-    return { uri: pathToFileURL(file).href, hint: `It is a plain text file at ${file}; read it to see every result, or read the MCP resource ${resourceUri}.` };
+    const file = writeSpillFile(result.parts, result.tool);
+    return { uri: pathToFileURL(file).href, hint: `It is a plain text file at ${file}; read it to see every result, or read ${readingAdvice(result)}.` };
   } catch (e) {
-    log.warn(`${tool}: the complete result could not be written to a temp file (${e instanceof Error ? e.message : String(e)}); it is served only as ${resourceUri}`);
-    return { uri: resourceUri, hint: 'Read that MCP resource to see every result.' };
+    log.warn(`${result.tool}: the complete result could not be written to a temp file (${e instanceof Error ? e.message : String(e)}); it is served only as ${result.uri}`);
+    return { uri: result.uri, hint: result.parts.length === 1 ? 'Read that MCP resource to see every result.' : `Read ${readingAdvice(result)} to see every result.` };
   }
 }
 
-/** `progress` for a call whose request carries a `progressToken`: each message becomes `notifications/progress`. */
-function progressReporter(extra: CallExtra): { progress?: (message: string) => void } {
+/**
+ * `progress` for a call whose request carries a `progressToken`: each message becomes `notifications/progress`,
+ * its `progress` the tool's count of work done (and `total`) when it gives one, else one more than the last.
+ * A message that would not raise `progress` is not sent: the specification asks it to increase every time.
+ */
+function progressReporter(extra: CallExtra): Pick<ToolEnv, 'progress'> {
   const progressToken = extra._meta?.progressToken;
   if (progressToken === undefined) return {};
-  let progress = 0;
+  let last = 0;
   return {
-    progress: (message) => {
-      progress += 1;
-      extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, message } }).catch(() => undefined);
+    progress: (message, counts) => {
+      const progress = counts ? counts.done : last + 1;
+      if (!(progress > last)) return;
+      last = progress;
+      const params = { progressToken, progress, ...(counts ? { total: counts.total } : {}), message };
+      extra.sendNotification({ method: 'notifications/progress', params }).catch(() => undefined);
     },
   };
 }

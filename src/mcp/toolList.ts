@@ -12,14 +12,19 @@ interface LanguageModelToolDeclaration {
 }
 
 /** The tools that reach the open web; the others read only the workspace. */
-const WEB_TOOLS: readonly ToolName[] = ['web_search', 'web_fetch'];
+export const WEB_TOOLS: readonly ToolName[] = ['web_search', 'web_fetch'];
 
 /**
  * The MCP `tools/list` entries: every tool of the core registry, in its order, with exactly the name,
  * description (`modelDescription`) and JSON Schema input (`inputSchema`) that package.json
  * `contributes.languageModelTools` gives the VS Code tools (bundled from the manifest, never copied), and its
- * `displayName` as the title. Annotations tell clients that no tool changes anything, and which ones reach
- * the open web (`openWorldHint`).
+ * `displayName` as the title.
+ *
+ * Annotations: glob, grep and workspace_search only read the workspace (`readOnlyHint`, closed world). The web
+ * tools are not marked read-only although they change nothing locally: a URL or query the model writes leaves
+ * the machine, and can carry what it read to any site (a page that injects instructions could ask for that).
+ * Some clients skip their confirmation for read-only tools; this keeps the question for web_fetch and
+ * web_search (`openWorldHint`; `destructiveHint` is left to its default).
  *
  * @throws Error when a registered tool has no declaration in package.json (a build mistake, caught by tests).
  */
@@ -33,7 +38,9 @@ export function mcpToolList(): Tool[] {
       title: declared.displayName,
       description: declared.modelDescription,
       inputSchema: declared.inputSchema,
-      annotations: { title: declared.displayName, readOnlyHint: true, openWorldHint: WEB_TOOLS.includes(name) },
+      annotations: WEB_TOOLS.includes(name)
+        ? { title: declared.displayName, readOnlyHint: false, openWorldHint: true }
+        : { title: declared.displayName, readOnlyHint: true, openWorldHint: false },
     };
   });
 }

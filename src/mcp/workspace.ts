@@ -1,10 +1,13 @@
+import { promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Root } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type Root } from '@modelcontextprotocol/sdk/types.js';
 import { showControlPictures } from '../core/controlCharacters';
+import { quoteValue, ToolError } from '../core/errors';
 import type { Logger } from '../core/tool';
 import type { WorkspaceFolderRef } from '../core/workspace/folders';
 import { folderAt } from '../cli/env';
+import { oneLineError } from './diagnostics';
 
 /** The client's side of MCP roots, as the server reaches it. */
 export interface RootsSource {
@@ -14,76 +17,187 @@ export interface RootsSource {
   list(): Promise<Root[]>;
 }
 
+/** How the server finds its workspace: the command line's choice and the client's roots. */
+export interface McpWorkspaceOptions {
+  /** `--cwd`, when given. */
+  readonly given?: string;
+  /** The process's working directory, the last resort. */
+  readonly cwd: string;
+  /** The user's home folder: like the file system root, too broad to be a workspace nobody chose. */
+  readonly home: string;
+  readonly source: RootsSource;
+  readonly log: Logger;
+}
+
+/** Most roots an error message lists. */
+const ROOTS_LISTED_MAX = 5;
+
 /**
  * The workspace folders of the MCP server's tool calls (issue 17), in this order of precedence:
  * 1. `--cwd` when given: that one folder, and the client's roots are never asked for;
- * 2. the client's MCP roots (`roots/list`), when it declared the capability and lists at least one `file:` root:
- *    several act as a multi-root workspace, the first being the default, as in VS Code;
- * 3. the server process's working directory.
+ * 2. the client's MCP roots (`roots/list`), when it declared the capability and lists at least one: several
+ *    act as a multi-root workspace, the first being the default, as in VS Code. A root that is not an existing
+ *    folder is skipped with a warning; when none is, the call fails `NO_WORKSPACE` naming them. Folder names
+ *    are made unique (`src`, `src (2)`), so a `path` that starts with one means one folder;
+ * 3. the server process's working directory, unless it is the file system root or the user's home folder
+ *    (where Claude Desktop and Cline start servers): a call then fails `NO_WORKSPACE`, telling the user to
+ *    add `--cwd` to the server's configuration, since a workspace nobody chose must not be the whole disk.
  *
  * The roots are asked for on the first call that needs them and kept until the client sends
- * `notifications/roots/list_changed` ({@link rootsChanged}); a failed `roots/list` is logged, falls back to the
- * working directory for that call, and is asked again on the next one.
+ * `notifications/roots/list_changed` ({@link rootsChanged}). A `roots/list` that fails (an error answer, or
+ * none in time) is logged once and not sent again until then either: a client that never answers would
+ * otherwise add the whole timeout to every call.
  */
 export class McpWorkspace {
-  private roots: Promise<readonly WorkspaceFolderRef[]> | undefined;
+  private asked: Promise<readonly Root[]> | undefined;
+  /** `roots/list` failed: the client is not asked again until its roots change. */
+  private failed = false;
+  /** Warnings and notes already logged for the current roots (each is logged once). */
+  private readonly logged = new Set<string>();
 
-  constructor(
-    private readonly options: {
-      /** `--cwd`, when given. */
-      readonly given?: string;
-      /** The process's working directory, the last resort. */
-      readonly cwd: string;
-      readonly source: RootsSource;
-      readonly log: Logger;
-    },
-  ) {}
+  constructor(private readonly options: McpWorkspaceOptions) {}
 
   /**
-   * The folders for a call starting now. Never rejects. Calls made while `roots/list` is pending share its
-   * answer (a call cancelled meanwhile stops in its tool, which sees its aborted signal).
+   * The folders for a call starting now. Calls made while `roots/list` is pending share its answer (a call
+   * cancelled meanwhile stops in its tool, which sees its aborted signal).
+   *
+   * @throws ToolError NO_WORKSPACE when no root is an existing folder, or when the working directory would
+   *   be the workspace and is the file system root or the home folder.
    */
   async folders(): Promise<readonly WorkspaceFolderRef[]> {
-    const { given, cwd, source, log } = this.options;
+    const { given, cwd, home } = this.options;
     if (given !== undefined) return [folderAt(given)];
-    if (!source.supported()) return [folderAt(cwd)];
-    const asked = (this.roots ??= source.list().then((roots) => foldersFromRoots(roots, log)));
-    try {
-      const folders = await asked;
-      if (folders.length > 0) return folders;
-      log.info(`the client lists no file roots; the workspace is the working directory ${cwd}`);
-    } catch (e) {
-      if (this.roots === asked) this.roots = undefined;
-      log.warn(`roots/list failed (${(e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ')}); the workspace is the working directory ${cwd}`);
+    const roots = await this.clientRoots();
+    if (typeof roots !== 'string') return this.foldersOfRoots(roots);
+    const tooBroad = tooBroadToSearch(cwd, home);
+    if (tooBroad) {
+      throw new ToolError(
+        'NO_WORKSPACE',
+        `Scout has no workspace folder: the MCP server runs in ${cwd} (${tooBroad}), which it will not search as a workspace nobody chose, and ${roots}. Add "--cwd", "/path/to/project" to the server's arguments in the client's MCP configuration, or use a client that shares its workspace roots with MCP servers.`,
+      );
     }
+    this.logOnce('info', `${roots}; the workspace is the working directory ${cwd}`);
     return [folderAt(cwd)];
   }
 
   /** The client's roots changed (`notifications/roots/list_changed`): the next call asks for them again. */
   rootsChanged(): void {
-    this.roots = undefined;
+    this.asked = undefined;
+    this.failed = false;
+    this.logged.clear();
+  }
+
+  /** The roots the client lists (at least one), or why there are none to use, as a clause. */
+  private async clientRoots(): Promise<readonly Root[] | string> {
+    const { source } = this.options;
+    if (!source.supported()) return 'the client does not share workspace roots';
+    if (this.failed) return 'the client did not answer roots/list';
+    const asked = (this.asked ??= source.list());
+    try {
+      const roots = await asked;
+      return roots.length > 0 ? roots : 'the client lists no workspace roots';
+    } catch (e) {
+      // The connection closed while the client was asked: the server is stopping, nothing to remember.
+      if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return 'the client went away';
+      if (this.asked === asked) {
+        this.asked = undefined;
+        this.failed = true;
+        this.logOnce('warn', `roots/list failed (${oneLineError(e)}); Scout works without the client's roots until it sends notifications/roots/list_changed`);
+      }
+      return 'the client did not answer roots/list';
+    }
+  }
+
+  private async foldersOfRoots(roots: readonly Root[]): Promise<WorkspaceFolderRef[]> {
+    const checked = await Promise.all(roots.map(checkRoot));
+    const usable = checked.filter((c): c is { root: Root; dir: string } => c.dir !== undefined);
+    const unusable = checked.filter((c): c is { root: Root; problem: string } => c.problem !== undefined);
+    if (usable.length === 0) {
+      const listed = unusable.slice(0, ROOTS_LISTED_MAX).map((c) => `${quoteValue(c.root.uri)} (${c.problem})`);
+      const more = unusable.length > ROOTS_LISTED_MAX ? ` and ${unusable.length - ROOTS_LISTED_MAX} more` : '';
+      throw new ToolError(
+        'NO_WORKSPACE',
+        `The client's workspace ${unusable.length === 1 ? 'root is not an existing folder' : 'roots are not existing folders'}: ${listed.join('; ')}${more}. Open an existing folder in the client, or start the server with --cwd DIR.`,
+      );
+    }
+    for (const c of unusable) this.logOnce('warn', `skipping the root ${quoteValue(c.root.uri)}: ${c.problem}`);
+    const folders = namedFolders(usable);
+    folders.forEach((folder, i) => {
+      if (folder.name !== naturalName(usable[i]!)) this.logOnce('info', `two roots would be named ${quoteValue(naturalName(usable[i]!))}: the folder ${folder.path} is named ${quoteValue(folder.name)}`);
+    });
+    return folders;
+  }
+
+  private logOnce(level: 'info' | 'warn', message: string): void {
+    if (this.logged.has(message)) return;
+    this.logged.add(message);
+    this.options.log[level](message);
   }
 }
 
 /**
- * Workspace folders for MCP roots (`file://` URIs, which the SDK checks): each root is a folder at its path,
- * named by the root's `name` when that is a usable folder name (no `/`, `\` or unsafe character, since a
- * tool's `path` may start with it and results quote it), else after its last path segment. A root that names
- * no local path (`file://server/share`) is logged and skipped.
+ * `root` checked on disk: its folder (`dir`, absolute), or the `problem` that keeps it from being one: it names
+ * no local path (`file://server/share`), does not exist, cannot be read, or is not a directory.
  */
-export function foldersFromRoots(roots: readonly Root[], log: Logger): WorkspaceFolderRef[] {
-  const folders: WorkspaceFolderRef[] = [];
-  for (const root of roots) {
-    let dir: string;
-    try {
-      dir = fileURLToPath(root.uri);
-    } catch {
-      log.warn(`skipping the root ${JSON.stringify(root.uri)}: it names no folder on this machine`);
-      continue;
-    }
-    const name = root.name?.trim();
-    const usable = name && !/[\\/]/.test(name) && showControlPictures(name) === name;
-    folders.push(usable ? { name, path: path.resolve(dir) } : folderAt(dir));
+async function checkRoot(root: Root): Promise<{ root: Root; dir: string; problem?: undefined } | { root: Root; dir?: undefined; problem: string }> {
+  let dir: string;
+  try {
+    dir = path.resolve(fileURLToPath(root.uri));
+  } catch {
+    return { root, problem: 'it names no folder on this machine' };
   }
-  return folders;
+  try {
+    const stat = await fs.stat(dir);
+    return stat.isDirectory() ? { root, dir } : { root, problem: `${dir} is a file, not a folder` };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { root, problem: code === 'ENOENT' || code === 'ENOTDIR' ? `${dir} does not exist` : `${dir} cannot be read (${code ?? oneLineError(e)})` };
+  }
+}
+
+/**
+ * Workspace folders for the client's roots, in its order: each named by the root's `name` when that is a
+ * usable folder name (not `.` or `..`, no `/`, `\` or unsafe character, since a tool's `path` may start with it
+ * and results quote it), else after its last path segment. Names are made unique, deterministically: the first
+ * root keeps a name, a later one with the same name gets the first free `name (2)`, `name (3)`, … (a name
+ * another root has as its own is never given to a second one).
+ */
+export function namedFolders(roots: readonly { root: Root; dir: string }[]): WorkspaceFolderRef[] {
+  const natural = roots.map(naturalName);
+  const own = new Set(natural);
+  const given = new Set<string>();
+  return roots.map(({ dir }, i) => {
+    let name = natural[i]!;
+    if (given.has(name)) {
+      let n = 2;
+      while (own.has(`${name} (${n})`) || given.has(`${name} (${n})`)) n += 1;
+      name = `${name} (${n})`;
+    }
+    given.add(name);
+    return { name, path: dir };
+  });
+}
+
+function naturalName({ root, dir }: { root: Root; dir: string }): string {
+  const name = root.name?.trim();
+  const usable = name && name !== '.' && name !== '..' && !/[\\/]/.test(name) && showControlPictures(name) === name;
+  return usable ? name : folderAt(dir).name;
+}
+
+/**
+ * Why `dir` is too broad to be a workspace nobody chose (`the file system root`, `your home folder`), or
+ * undefined when it is not.
+ */
+export function tooBroadToSearch(dir: string, home: string): string | undefined {
+  const resolved = path.resolve(dir);
+  if (path.parse(resolved).root === resolved) return 'the file system root';
+  return realOrResolved(resolved) === realOrResolved(home) ? 'your home folder' : undefined;
+}
+
+function realOrResolved(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return path.resolve(dir);
+  }
 }

@@ -86,6 +86,27 @@ export class RunLog implements vscode.Disposable {
     this.fire(run);
   }
 
+  /**
+   * Forgets the document at `uri` wherever a run points at it: Scout released it, and VS Code may give its
+   * untitled URI to a later document. A run whose complete result was released keeps `spillUri` (so "Open
+   * full result" can say the result is gone) but loses `spillTitle`, which is what identifies the document.
+   */
+  forgetDocument(uri: string): void {
+    for (const run of this.runs) {
+      let changed = false;
+      if (run.spillUri === uri && run.spillTitle !== undefined) {
+        delete run.spillTitle;
+        changed = true;
+      }
+      if (run.textUri === uri) {
+        delete run.textUri;
+        changed = true;
+      }
+      if (changed) this.fire(run);
+    }
+    this.saveLater();
+  }
+
   /** Cancels a running call; false when it is not running. */
   cancel(id: string): boolean {
     const source = this.cancels.get(id);

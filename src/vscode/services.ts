@@ -62,6 +62,7 @@ export function registerServices(context: vscode.ExtensionContext): void {
     runs,
     spills,
     spills.watchRestored(),
+    spills.onDidRelease((uri) => runs.forgetDocument(uri)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(RIPGREP_PATH_SETTING)) ripgrep.forget();
     }),

@@ -62,6 +62,12 @@ export class SpillStore implements vscode.Disposable {
   /** Whether a spill of this window has searched for restored documents before releasing any. */
   private searchedBeforeSpill = false;
   private disposed = false;
+  private readonly released = new vscode.EventEmitter<string>();
+  /**
+   * Fires with the URI of a spill document as Scout starts to release it. Untitled URIs are reused once a
+   * document is gone, so a run record that points at this URI must forget it now (see `RunLog.forgetDocument`).
+   */
+  readonly onDidRelease = this.released.event;
 
   /**
    * @param createdAt when the document at a URI was made (epoch ms), from the run history; orders the
@@ -226,6 +232,7 @@ export class SpillStore implements vscode.Disposable {
     const name = `${spill.document.uri.toString()} (${spill.title})`;
     const document = await current(spill);
     if (!document) return;
+    this.released.fire(document.uri.toString());
     const edit = new vscode.WorkspaceEdit();
     edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end));
     if (!(await vscode.workspace.applyEdit(edit))) {
@@ -240,6 +247,7 @@ export class SpillStore implements vscode.Disposable {
     this.disposed = true;
     this.held = [];
     this.heldLength = 0;
+    this.released.dispose();
   }
 }
 

@@ -55,11 +55,19 @@ export type GrepOutput =
  * The rg argv of a grep call (seed 000: `rg --json`, the regex as `--regexp=<pattern>`), or of one of the
  * counts behind an explanation of an empty result (issue 12).
  *
+ * Line ends: `--crlf` makes CRLF a line terminator too, so `$` matches at the end of a line of a Windows file
+ * (`here;$`; without it `$` sits after the CR, which nothing but `\r$` matches), and `\s`, `\S` and `.` no
+ * longer take the CR for part of the line. rg still reports the whole line, terminator included, and byte
+ * offsets into it. rg refuses a pattern that names a carriage return under `--crlf`, so a pattern that does
+ * (`\r$`, the usual search for CRLF files; see {@link namesCarriageReturn}) runs without it.
+ *
  * Hidden and ignored files: seed 000 gives glob `--no-ignore --hidden` and grep only `--json`, so grep keeps
  * ripgrep's defaults. It skips hidden files and directories, files ignored by `.gitignore`, `.ignore` and
  * `.rgignore`, and binary files found while walking. A hidden or ignored file or directory passed as the
  * search path is still searched, because rg always searches the paths it is given. `includeSkipped` turns the
- * hidden and ignore rules off (`--no-ignore --hidden`, VCS metadata still excluded) to count what they skip.
+ * hidden and ignore rules off (`--no-ignore --hidden`, VCS metadata still excluded) to count what they skip;
+ * `binary` searches binary files too (`--binary`), to count those; `sortByPath` lists in path order
+ * (`--sort=path`, one thread), so a count cut at a limit holds the same files on every run.
  *
  * @param pattern a ripgrep (Rust) regex; ignored for `files`.
  * @param searchPath the file or directory to search, relative to rg's working directory.
@@ -68,19 +76,30 @@ export function grepArgv(
   pattern: string,
   searchPath: string,
   filter: WalkFilter = {},
-  options: { readonly output?: GrepOutput; readonly includeSkipped?: boolean } = {},
+  options: { readonly output?: GrepOutput; readonly includeSkipped?: boolean; readonly sortByPath?: boolean; readonly binary?: boolean } = {},
 ): string[] {
   const output = options.output ?? 'json';
   const argv = ['--no-config', ...(output === 'json' ? ['--json'] : output === 'files' ? ['--files', '--null'] : ['--files-with-matches', '--null'])];
   if (options.includeSkipped) argv.push('--no-ignore', '--hidden', ...VCS_EXCLUDES);
+  if (options.binary) argv.push('--binary');
+  if (options.sortByPath) argv.push('--sort=path');
   if (filter.fileNameGlob !== undefined) {
     argv.push(`--type-add=scoutinclude:${filter.fileNameGlob}`, '--type=scoutinclude');
     if (!options.includeSkipped) argv.push('--glob=!.*');
   }
   if (filter.pruneGlobs) argv.push(...filter.pruneGlobs);
-  if (output !== 'files') argv.push(`--regexp=${pattern}`);
+  if (output !== 'files') argv.push(...(namesCarriageReturn(pattern) ? [] : ['--crlf']), `--regexp=${pattern}`);
   argv.push('--', searchPath);
   return argv;
+}
+
+/**
+ * True when a regex may name a carriage return: a raw CR, or an escape of one (`\r`, `\x0D`, `\x{d}`,
+ * `\u000D`, `\u{D}`, `\U0000000D`). rg rejects such a pattern under `--crlf` ("the literal "\r" is not
+ * allowed"). A match is textual, so an escaped backslash before an `r` counts too; that only costs `--crlf`.
+ */
+export function namesCarriageReturn(pattern: string): boolean {
+  return /\r|\\(?:r|x0[dD]|x\{0*[dD]\}|u000[dD]|u\{0*[dD]\}|U0000000[dD]|U\{0*[dD]\})/.test(pattern);
 }
 
 /** Longest directory path {@link pruneToDirectory} prunes for, in characters; deeper ones are not pruned. */

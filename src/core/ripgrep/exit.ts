@@ -42,19 +42,30 @@ export interface RipgrepOutcome {
  * requires, with one deliberate deviation (issue 12): exit 2 whose every message is about a path rg could not
  * read (permission denied, not found, name too long, an ignore file rule it could not parse) is a success
  * without those paths. rg prints everything else it found before exiting, so one unreadable folder does not
- * cost the whole search. Any other message with exit 2 stays a failure.
+ * cost the whole search. Any other message with exit 2 stays a failure. A run Scout stopped at the
+ * raw-output cap (`stdoutCut`) is a success too: its messages are sorted the same way.
  *
  * @throws ToolError SEARCH_INVALID_PATTERN when rg rejected the regex or glob; SEARCH_FAILED for any other
  *   failure. Messages quote rg's own text only (never a per-path message, which may quote a file), with
  *   advice that names rg flags replaced by advice in terms of the tool's arguments.
  */
 export function interpretExit(exit: RipgrepExit, args: PatternArguments): RipgrepOutcome {
-  const reading = readStderr(exit.stderr, exit.stderrTruncated);
-  const succeeded = exit.exitCode === 0 || exit.exitCode === 1 || (exit.exitCode === 2 && reading.other.length === 0 && (reading.problems.length > 0 || reading.problemsCut));
+  const reading = readStderr(exit.stdoutCut ? withoutStopTraces(exit.stderr) : exit.stderr, exit.stderrTruncated);
+  // A run stopped at the raw-output cap (`stdoutCut`) printed results; the caller says they are incomplete.
+  const succeeded =
+    exit.stdoutCut === true || exit.exitCode === 0 || exit.exitCode === 1 || (exit.exitCode === 2 && reading.other.length === 0 && (reading.problems.length > 0 || reading.problemsCut));
   if (succeeded) return { problems: reading.problems, problemsCut: reading.problemsCut, warnings: reading.other };
 
   const rgText = reading.other.join('\n');
   if (args.regex && REGEX_REJECTIONS.some((re) => re.test(rgText))) {
+    if (endsWithLoneBackslash(args.regex.value)) {
+      // rg wraps the pattern in "(?:…)" before parsing, so a final "\" escapes its ")" and rg reports an
+      // unclosed group the model never wrote.
+      throw new ToolError(
+        'SEARCH_INVALID_PATTERN',
+        `${args.regex.name} ${quoteValue(args.regex.value)} ends with a backslash that escapes nothing. Write \\\\ for a literal backslash, or remove it, and call again.`,
+      );
+    }
     throw new ToolError(
       'SEARCH_INVALID_PATTERN',
       `ripgrep rejected ${args.regex.name} ${quoteValue(args.regex.value)} as a regular expression:\n${excerpt(rgText)}\nFix it (Rust regex syntax: escape literal ( ) [ ] { } . * + ? | \\ with a backslash; look-around and backreferences are not supported) and call again.`,
@@ -69,6 +80,24 @@ export function interpretExit(exit: RipgrepExit, args: PatternArguments): Ripgre
     'SEARCH_FAILED',
     `ripgrep failed (exit status ${exit.exitCode})${unknown ? `:\n${unknown}\n` : '. '}Try the search again; if it fails again, check scout.ripgrepPath or narrow path.`,
   );
+}
+
+/**
+ * rg's stderr without what stopping it at the raw-output cap leaves there: closing its stdout makes the write
+ * in progress fail, naming the file it was printing (`rg: <file>: Connection reset by peer (os error 104)`,
+ * as Node's stdout is a socket; or a broken pipe), and the signal can cut a message short (no final line
+ * feed). Neither is about a path rg could not read. The errors: EPIPE (32) and ECONNRESET (104 on Linux,
+ * 54 on macOS), and on Windows ERROR_BROKEN_PIPE (109), ERROR_NO_DATA (232) and WSAECONNRESET (10054).
+ */
+function withoutStopTraces(stderr: string): string {
+  const whole = stderr.endsWith('\n') ? stderr : stderr.slice(0, stderr.lastIndexOf('\n') + 1);
+  return whole.replace(/^rg: [^\n]*\(os error (?:32|54|104|109|232|10054)\)\n/gm, '');
+}
+
+/** True when `regex` ends with an odd run of backslashes: its last backslash escapes nothing. */
+function endsWithLoneBackslash(regex: string): boolean {
+  const run = regex.length - regex.replace(/\\+$/, '').length;
+  return run % 2 === 1;
 }
 
 /** Longest stderr line kept whole, in UTF-16 code units; longer lines keep their head and tail. */

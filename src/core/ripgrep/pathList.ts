@@ -86,9 +86,12 @@ export class PathListReader {
     if (this.pendingBytes >= RUN_BYTES) this.decodePending(false);
   }
 
-  /** Ends the stream and returns every path; a last path without its NUL is decoded too. */
-  end(): PathList {
-    this.decodePending(true);
+  /**
+   * Ends the stream and returns every path. A last path without its NUL is decoded too, or dropped with
+   * `dropUnended` (output cut at a byte cap ends in the middle of a path).
+   */
+  end(dropUnended = false): PathList {
+    this.decodePending(!dropUnended);
     const paths = this.pieces.length === 1 ? this.pieces[0]! : concatAll(this.pieces);
     return { paths, nonUtf8Paths: this.nonUtf8Paths, runs: this.runs, endsWithNul: this.lastByte <= 0 };
   }

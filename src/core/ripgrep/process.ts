@@ -15,8 +15,14 @@ export interface RipgrepRunOptions {
   readonly timeoutMs: number;
   /** ms between SIGTERM and SIGKILL once the run is stopped. */
   readonly graceMs: number;
-  /** Bytes of stdout accepted; one more byte stops rg (`SEARCH_RAW_OUTPUT_OVERFLOW`). */
+  /** Bytes of stdout accepted; one more byte stops rg (`SEARCH_RAW_OUTPUT_OVERFLOW`, or see `rawOutputOverflow`). */
   readonly rawOutputMaxBytes: number;
+  /**
+   * What reaching `rawOutputMaxBytes` does: `fail` (the default) rejects with `SEARCH_RAW_OUTPUT_OVERFLOW`;
+   * `truncate` hands on the first `rawOutputMaxBytes` bytes, stops rg, and resolves with
+   * {@link RipgrepExit.stdoutCut} set (the last record is then usually cut in the middle).
+   */
+  readonly rawOutputOverflow?: 'fail' | 'truncate';
   /** Bytes of stderr kept (the tail). */
   readonly stderrMaxBytes: number;
   /**
@@ -28,12 +34,17 @@ export interface RipgrepRunOptions {
 
 /** How rg ended when it exited on its own. */
 export interface RipgrepExit {
-  /** rg's exit status: 0 found, 1 found nothing, 2 error (rg's documented codes). */
+  /** rg's exit status: 0 found, 1 found nothing, 2 error (rg's documented codes); -1 when `stdoutCut` stopped it. */
   readonly exitCode: number;
   /** The last `stderrMaxBytes` bytes of stderr, decoded as UTF-8 (lossy), starting at a character boundary. */
   readonly stderr: string;
   /** True when stderr was longer than `stderrMaxBytes` and only its tail is kept. */
   readonly stderrTruncated: boolean;
+  /**
+   * True when rg was stopped because its output reached `rawOutputMaxBytes` (`rawOutputOverflow: 'truncate'`):
+   * `onStdout` got exactly that many bytes, and rg's list or matches go on beyond them.
+   */
+  readonly stdoutCut?: boolean;
 }
 
 /** Why a run was stopped before rg finished. */
@@ -94,6 +105,9 @@ function nextSpawnTurn(): Promise<void> {
  * killed by an exit hook.
  *
  * @returns rg's exit status and stderr tail for any exit status (the caller interprets 0/1/2, see `exit.ts`).
+ * With `rawOutputOverflow: 'truncate'`, reaching `rawOutputMaxBytes` is no failure: rg is stopped the same
+ * way and the run resolves once it has exited, with `stdoutCut` set.
+ *
  * @throws ToolError SEARCH_ABORTED (cancelled or timed out), SEARCH_RAW_OUTPUT_OVERFLOW, SEARCH_FAILED (rg
  *   could not be started or was killed by a signal), or whatever `onStdout` threw.
  */
@@ -123,6 +137,8 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
     }
 
     let failure: ToolError | undefined;
+    /** Set once stdout reached the cap in `truncate` mode: rg is being stopped, and what was read stands. */
+    let cut = false;
     let settled = false;
     let stdoutBytes = 0;
     const stderrTail = new TailBuffer(options.stderrMaxBytes);
@@ -137,9 +153,15 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
       clearTimeout(backstopTimer);
       signal.removeEventListener('abort', onAbort);
     };
-    const stop = (error: ToolError): void => {
-      if (failure || settled) return;
-      failure = error;
+    const exitOf = (code: number | null): RipgrepExit => ({
+      exitCode: code ?? -1,
+      stderr: stderrTail.text(),
+      stderrTruncated: stderrTail.truncated,
+      ...(cut ? { stdoutCut: true } : {}),
+    });
+    /** Stops reading stdout and ends rg (SIGTERM, then SIGKILL); once only. */
+    const terminate = (): void => {
+      if (killTimer) return;
       child.stdout?.removeAllListeners('data');
       child.stdout?.destroy();
       signalTree(child, 'SIGTERM');
@@ -149,9 +171,22 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
           if (settled) return;
           cleanup();
           child.stderr?.destroy();
-          reject(error);
+          if (failure) reject(failure);
+          else resolve(exitOf(null));
         }, options.graceMs);
       }, options.graceMs);
+    };
+    const stop = (error: ToolError): void => {
+      if (failure || settled) return;
+      failure = error;
+      terminate();
+    };
+    const deliver = (chunk: Buffer): void => {
+      try {
+        options.onStdout(chunk);
+      } catch (e) {
+        stop(e instanceof ToolError ? e : new ToolError('SEARCH_FAILED', `Reading ripgrep's output failed: ${String(e)}`));
+      }
     };
     const onAbort = (): void => stop(abortedError('cancelled', options));
     const timeoutTimer = setTimeout(() => stop(abortedError('timeout', options)), options.timeoutMs);
@@ -160,22 +195,19 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
     if (child.pid !== undefined) live.add(child);
 
     child.stdout!.on('data', (chunk: Buffer) => {
-      if (failure) return;
+      if (failure || cut) return;
       stdoutBytes += chunk.length;
       if (stdoutBytes > options.rawOutputMaxBytes) {
-        stop(
-          new ToolError(
-            'SEARCH_RAW_OUTPUT_OVERFLOW',
-            `The search produced more than ${options.rawOutputMaxBytes} bytes of raw ripgrep output and was stopped. Narrow it: a more specific pattern, a smaller path, or (for grep) an include glob.`,
-          ),
-        );
+        if (options.rawOutputOverflow !== 'truncate') {
+          stop(rawOutputOverflowError(options.rawOutputMaxBytes));
+          return;
+        }
+        cut = true;
+        terminate();
+        deliver(chunk.subarray(0, chunk.length - (stdoutBytes - options.rawOutputMaxBytes)));
         return;
       }
-      try {
-        options.onStdout(chunk);
-      } catch (e) {
-        stop(e instanceof ToolError ? e : new ToolError('SEARCH_FAILED', `Reading ripgrep's output failed: ${String(e)}`));
-      }
+      deliver(chunk);
     });
     child.stderr!.on('data', (chunk: Buffer) => stderrTail.push(chunk));
 
@@ -193,10 +225,21 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
       if (settled) return;
       cleanup();
       if (failure) reject(failure);
-      else if (code === null) reject(new ToolError('SEARCH_FAILED', `ripgrep was killed by signal ${sig ?? 'unknown'} before it finished. Try the search again.`));
-      else resolve({ exitCode: code, stderr: stderrTail.text(), stderrTruncated: stderrTail.truncated });
+      else if (code === null && !cut) reject(new ToolError('SEARCH_FAILED', `ripgrep was killed by signal ${sig ?? 'unknown'} before it finished. Try the search again.`));
+      else resolve(exitOf(cut ? null : code));
     });
   });
+}
+
+/**
+ * The error of a search whose raw rg output passed `maxBytes` (seed 000), with what to narrow. Also used by
+ * the tools when a cut output held nothing usable (see `search/overflow.ts`).
+ */
+export function rawOutputOverflowError(maxBytes: number): ToolError {
+  return new ToolError(
+    'SEARCH_RAW_OUTPUT_OVERFLOW',
+    `The search produced more than ${maxBytes} bytes of raw ripgrep output and was stopped. Narrow it: a more specific pattern, a smaller path, or (for grep) an include glob.`,
+  );
 }
 
 function abortedError(reason: StopReason, options: Pick<RipgrepRunOptions, 'timeoutMs'>): ToolError {

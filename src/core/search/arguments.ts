@@ -79,12 +79,20 @@ export function includeProblem(glob: string): string | undefined {
 }
 
 /**
+ * Deepest nesting of `{…}` alternations a glob may have. ripgrep turns each level into a regex group and
+ * gives up near 250 (its regex parser's nesting limit, shared with the groups of the rest of the glob); no
+ * real glob needs more than two or three levels, and a bound keeps every later step shallow.
+ */
+export const MAX_BRACE_DEPTH = 32;
+
+/**
  * Why `glob`, the value of argument `name`, is not ONE positive ripgrep glob, or undefined when it is (seed 000
  * `include`: "a comma-separated list or a negated (`!…`) value is rejected up front (brace alternation like
  * `*.{ts,tsx}` is fine)"). Scout applies the same rule to glob's `pattern`.
  *
  * A comma counts as a list separator only outside `{…}` alternations and `[…]` classes, and not after a
- * backslash escape, so `*.{ts,tsx}` and `[,]x` stay valid. The message quotes `glob` with {@link quoteValue}.
+ * backslash escape, so `*.{ts,tsx}` and `[,]x` stay valid. Alternations nested more than
+ * {@link MAX_BRACE_DEPTH} levels deep are refused too. The message quotes `glob` with {@link quoteValue}.
  *
  * @param instead what to do instead of an exclusion, one sentence.
  */
@@ -100,7 +108,9 @@ export function oneGlobProblem(name: string, glob: string, instead: string): str
     } else if (c === '[') {
       i = classEnd(glob, i);
     } else if (c === '{') {
-      braces++;
+      if (++braces > MAX_BRACE_DEPTH) {
+        return `${name} nests { } alternations more than ${MAX_BRACE_DEPTH} levels deep, the most Scout accepts. Use a flatter glob: one level of alternation such as "*.{ts,tsx}" is enough for a list of names or extensions.`;
+      }
     } else if (c === '}') {
       if (braces > 0) braces--;
     } else if (c === ',' && braces === 0) {

@@ -2,15 +2,19 @@ import * as z from 'zod/mini';
 import { parseArguments } from '../args';
 import { quoteValue, ToolError } from '../errors';
 import { globArgv } from '../ripgrep/argv';
-import { interpretExit } from '../ripgrep/exit';
+import { interpretExit, type RipgrepOutcome } from '../ripgrep/exit';
+import { rawOutputOverflowError } from '../ripgrep/process';
 import { PathListReader, type PathList } from '../ripgrep/pathList';
 import { countOf, saveCompleteResult } from '../spill';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
+import type { ResolvedTarget } from '../workspace/folders';
 import { pathSchema, patternSchema } from './arguments';
 import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGlob, type ExplainBudget } from './explain';
-import { count, displayPath, layoutEmpty, layoutPieces, layoutResult, listedAsIs, NO_FILES } from './page';
-import { resolveSearchCall } from './patterns';
-import { sampleAcrossTopLevel } from './sample';
+import { count, displayNonUtf8Path, displayPath, layoutEmpty, layoutPieces, layoutResult, listedAsIs, NO_FILES } from './page';
+import { rawOutputCutNote } from './overflow';
+import { readingNotes, resolveSearchCall } from './patterns';
+import { rereadings } from './rereadings';
+import { sampleAcrossBranches } from './sample';
 import { outputPrefixLength, runSearch, workdirNote } from './target';
 import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreadable';
 
@@ -18,10 +22,10 @@ import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreada
 export const globInputSchema = z.strictObject({
   pattern: patternSchema(
     'glob',
-    'A ripgrep glob selecting files by path. Without a "/" it matches file names at any depth ("*.md", "package.json", "*.{ts,tsx}"), so "*" lists every file. With a "/" it matches the whole path relative to the workspace folder, even when path is set ("src/**/*.test.ts"). A folder name ("src", "src/lib/") lists every file under it, and an absolute path inside the workspace folder is read relative to it (one outside is refused). ONE glob: for several, use brace alternation ("*.{ts,txt}"), not a comma-separated list; no "!" exclusions. Lists hidden and git-ignored files too; never lists .git, .svn, .hg, .bzr, .jj or .sl contents.',
+    'A ripgrep glob selecting files by path. Without a "/" it matches file names at any depth ("*.md", "package.json", "*.{ts,tsx}"), so "*" lists every file. With a "/" it matches the path from the workspace folder ("src/**/*.test.ts"); when that finds nothing under path, it is tried relative to path too ("lib/*.ts" with path "src" reads "src/lib/*.ts"). A leading "./" or "/" anchors it at the workspace folder ("./package.json" is only the top-level one). A folder name ("src", "src/lib/", or "lib" and "**/dist/" at any depth) lists every file under it; the brackets of an existing folder are literal ("app/[id]/*.tsx"); an absolute path inside the workspace folder is read relative to it (one outside is refused). The result says how it read such a pattern. ONE glob: for several, use brace alternation ("*.{ts,txt}"), not a comma-separated list; no "!" exclusions; at most 32 levels of nested braces. Lists hidden and ignored files too; never lists .git, .svn, .hg, .bzr, .jj or .sl contents.',
   ),
   path: pathSchema(
-    'Directory to list files under: relative to the workspace folder, or absolute inside it. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder ("api/src"). Characters such as ( ) [ ] in it are taken literally. Version-control folders (.git and the like) are refused.',
+    'Directory to list files under: relative to the workspace folder, or absolute inside it. It names one folder and is never a glob: put wildcards in pattern. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder ("api/src"); without path, only the first folder is listed, and an empty result names other folders that have matches. Characters such as ( ) [ ] in it are taken literally. Version-control folders (.git and the like) are refused.',
   ),
 });
 
@@ -44,6 +48,11 @@ export interface GlobValue {
   readonly readAs?: string;
   /** Paths rg could not read and left out (issue 12); absent when there were none. */
   readonly unreadable?: UnreadablePath[];
+  /**
+   * True when rg's output reached `rawOutputMaxBytes` and Scout stopped it: `paths` holds the files listed by
+   * then (see overflow.ts). Absent otherwise.
+   */
+  readonly incomplete?: true;
   /**
    * Over `globMaxResults` only: the paths the text's page lists, in `paths` order (the head of `paths`, or
    * the round-robin sample of `sampleOverCapGlobResults`), so a viewer can show exactly what the model got.
@@ -70,18 +79,20 @@ export const globTool = createGlobTool();
 
 async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudget): Promise<ToolOutput<GlobValue>> {
   const config = env.config.search;
-  const { target, glob } = await resolveSearchCall(env, args.path, 'directory', { name: 'pattern', value: args.pattern });
-  const pattern = glob!.glob;
-  // rg --sort=modified prints the whole list at once when it is done; each chunk is decoded as it arrives.
-  const reader = new PathListReader(outputPrefixLength(target.relPath));
-  const exit = await runSearch('glob', globArgv(pattern, target.relPath), target, env, (chunk) => reader.push(chunk));
-  const outcome = interpretExit(exit, { glob: { name: 'pattern', value: args.pattern } });
-  if (outcome.warnings.length) env.log.warn(`glob: ripgrep said: ${outcome.warnings.join('\n')}`);
-  const list = reader.end();
-  // `--null` ends every path with a NUL byte, so anything else is not rg's list (a broken or foreign binary).
-  if (!list.endsWithNul) {
-    throw new ToolError('SEARCH_FAILED', `${env.ripgrepPath} printed something other than a list of files. Check that scout.ripgrepPath names a real ripgrep, or clear it to use the editor's own.`);
+  const resolved = await resolveSearchCall(env, args.path, 'directory', { name: 'pattern', value: args.pattern });
+  const { target } = resolved;
+  let glob = resolved.glob!;
+  let listing = await listFiles(glob.glob, target, env, args.pattern);
+  if (listing.list.paths.length === 0) {
+    for (const other of await rereadings({ name: 'pattern', value: args.pattern }, glob, target)) {
+      const again = await listFiles(other.glob, target, env, args.pattern);
+      if (again.list.paths.length === 0) continue;
+      [glob, listing] = [other, again];
+      break;
+    }
   }
+  const pattern = glob.glob;
+  const { list, outcome, cut } = listing;
   const { paths, nonUtf8Paths } = list;
   const unreadable = unreadablePaths(outcome, target);
 
@@ -92,28 +103,30 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
     ...(nonUtf8Paths.length ? { nonUtf8Paths } : {}),
     ...(pattern === args.pattern ? {} : { readAs: pattern }),
     ...(unreadable.length ? { unreadable } : {}),
+    ...(cut ? { incomplete: true as const } : {}),
   };
   const summary = { files: paths.length, ...(unreadable.length ? { skipped: unreadable.length } : {}) };
-  const notes = [...(glob!.note ? [glob!.note] : []), ...unreadableNotes(unreadable, outcome.problemsCut)];
+  const notes = [...readingNotes({ ...resolved, glob }), ...unreadableNotes(unreadable, outcome.problemsCut)];
+  if (cut) notes.push(rawOutputCutNote(config.rawOutputMaxBytes, paths.length, `the ${countOf(paths.length, 'file')} ripgrep listed by then, the least recently modified`, 'a path, or a more specific pattern such as "src/**/*.js"'));
   const note = workdirNote(target, env);
   if (paths.length === 0) {
-    const explained = [...notes, ...(await explainEmptyGlob(pattern, target, env, explainBudget))];
+    const explained = [...notes, ...(glob.emptyNote ? [glob.emptyNote] : []), ...(await explainEmptyGlob(pattern, target, env, explainBudget, args.path === undefined))];
     return { text: layoutEmpty(NO_FILES, explained, note), value, summary: { ...summary, truncated: false } };
   }
 
   const cap = config.globMaxResults;
-  const listing = listPaths(list);
-  if (paths.length <= cap) return { text: layoutResult(listing.lines, notes, undefined, note), value, summary: { ...summary, truncated: false } };
+  const listed = listPaths(list);
+  if (paths.length <= cap) return { text: layoutResult(listed.lines, notes, undefined, note), value, summary: { ...summary, truncated: cut } };
 
-  const sample = config.sampleOverCapGlobResults ? sampleAcrossTopLevel(paths, target.relPath, cap) : undefined;
+  const sample = config.sampleOverCapGlobResults ? sampleAcrossBranches(paths, target.relPath, cap) : undefined;
   const sampled = sample && !sample.equalsHead ? sample.indices : undefined;
-  const page = sampled ? sampled.map((i) => listing.lines[i]!) : listing.lines.slice(0, cap);
+  const page = sampled ? sampled.map((i) => listed.lines[i]!) : listed.lines.slice(0, cap);
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}`;
-  const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file') }, () => layoutPieces(listing.pieces, notes, undefined, note));
+  const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file') }, () => layoutPieces(listed.pieces, notes, undefined, note));
   const omitted = `${count(paths.length - page.length, 'more file')} not shown`;
   let footer: string;
   if (sample && !sample.equalsHead) {
-    const under = target.relPath === '.' ? 'the workspace folder' : quoteValue(target.relPath);
+    const under = sample.root === '.' ? 'the workspace folder' : quoteValue(sample.root);
     const reach =
       sample.groupsReached < sample.groupsTotal
         ? `and reaches ${sample.groupsReached} of those ${sample.groupsTotal} entries; set path to one entry to list all of its files.`
@@ -131,23 +144,60 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
 }
 
 /**
- * The listed lines of every path (`displayPath`), and the same lines in pieces for the complete result: a run
+ * The listed lines of every path (`displayPath`, or `displayNonUtf8Path` for a name that is not UTF-8), and the
+ * same lines in pieces for the complete result: a run
  * of paths that all list as they are (the usual case, checked with one scan of the run) is its decoder's
  * joined text as is, so the complete list is never joined or checked path by path.
  */
 function listPaths(list: PathList): { lines: readonly string[]; pieces: string[] } {
   const pieces: string[] = [];
   let lines: string[] | undefined;
+  const nonUtf8 = new Map(list.nonUtf8Paths.map(({ index, base64 }) => [index, base64]));
   let at = 0;
   for (const run of list.runs) {
     if (run.joined !== undefined && listedAsIs(run.joined, run.ascii)) {
       pieces.push(run.joined);
     } else {
       lines ??= list.paths.slice();
-      for (let i = at; i < at + run.count; i++) lines[i] = displayPath(list.paths[i]!);
+      for (let i = at; i < at + run.count; i++) {
+        const base64 = nonUtf8.get(i);
+        lines[i] = base64 === undefined ? displayPath(list.paths[i]!) : displayNonUtf8Path(Buffer.from(base64, 'base64'));
+      }
       pieces.push(lines.slice(at, at + run.count).join('\n'));
     }
     at += run.count;
   }
   return { lines: lines ?? list.paths, pieces: pieces.flatMap((piece, i) => (i === 0 ? [piece] : ['\n', piece])) };
+}
+
+/** One `rg --files` run of a glob call: the paths it listed, decoded, and how rg ended. */
+interface Listing {
+  readonly list: PathList;
+  readonly outcome: RipgrepOutcome;
+  /** True when rg was stopped at `rawOutputMaxBytes`: `list` holds the whole paths it printed by then. */
+  readonly cut: boolean;
+}
+
+/**
+ * Lists the files under `target` matching `pattern` (argv in `argv.ts`), oldest modified first.
+ *
+ * @param value the model's pattern, named in an error.
+ * @throws ToolError as `runSearch` and `interpretExit`; SEARCH_FAILED when rg printed something else than a
+ *   list; SEARCH_RAW_OUTPUT_OVERFLOW when it was cut before one whole path.
+ */
+async function listFiles(pattern: string, target: ResolvedTarget, env: ToolEnv, value: string): Promise<Listing> {
+  // rg --sort=modified prints the whole list at once when it is done; each chunk is decoded as it arrives.
+  const reader = new PathListReader(outputPrefixLength(target.relPath));
+  const exit = await runSearch('glob', globArgv(pattern, target.relPath), target, env, (chunk) => reader.push(chunk));
+  const outcome = interpretExit(exit, { glob: { name: 'pattern', value } });
+  if (outcome.warnings.length) env.log.warn(`glob: ripgrep said: ${outcome.warnings.join('\n')}`);
+  const cut = exit.stdoutCut === true;
+  // A cut list loses the path it was cut in the middle of.
+  const list = reader.end(cut);
+  if (cut && list.paths.length === 0) throw rawOutputOverflowError(env.config.search.rawOutputMaxBytes);
+  // `--null` ends every path with a NUL byte, so anything else is not rg's list (a broken or foreign binary).
+  if (!cut && !list.endsWithNul) {
+    throw new ToolError('SEARCH_FAILED', `${env.ripgrepPath} printed something other than a list of files. Check that scout.ripgrepPath names a real ripgrep, or clear it to use the editor's own.`);
+  }
+  return { list, outcome, cut };
 }

@@ -4,15 +4,18 @@ import { concatAll } from '../arrays';
 import { showControlPictures, UNSAFE_CHARACTERS } from '../controlCharacters';
 import { quoteValue } from '../errors';
 import { grepArgv } from '../ripgrep/argv';
-import { interpretExit } from '../ripgrep/exit';
+import { interpretExit, type RipgrepOutcome } from '../ripgrep/exit';
 import { RgJsonReader, type RgData, type RgSubmatch } from '../ripgrep/jsonStream';
 import { countOf, saveCompleteResult } from '../spill';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
+import type { ResolvedTarget } from '../workspace/folders';
 import { includeSchema, pathSchema, patternSchema } from './arguments';
 import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGrep, type ExplainBudget } from './explain';
-import { includeFilter } from './include';
-import { count, displayPath, joinPieces, layoutEmpty, layoutPieces, NO_MATCHES } from './page';
-import { resolveSearchCall } from './patterns';
+import { includeFilter, type IncludeFilter } from './include';
+import { rawOutputCutNote } from './overflow';
+import { count, displayNonUtf8Path, displayPath, joinPieces, layoutEmpty, layoutPieces, NO_MATCHES } from './page';
+import { readingNotes, resolveSearchCall, type ReadGlob } from './patterns';
+import { includeRereading } from './rereadings';
 import { previewLine } from './preview';
 import { outputPrefixLength, runSearch, workdirNote } from './target';
 import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreadable';
@@ -21,13 +24,13 @@ import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreada
 export const grepInputSchema = z.strictObject({
   pattern: patternSchema(
     'regex',
-    'Regular expression in ripgrep (Rust regex) syntax, matched against each line on its own (it cannot span a line break); case-sensitive unless it starts with (?i). Escape literal special characters: "interface\\s+User", "foo\\(", "\\[id\\]". No look-around or backreferences.',
+    'Regular expression in ripgrep (Rust regex) syntax, matched against each line on its own (it cannot span a line break); case-sensitive unless it starts with (?i). "$" matches at the end of a line, Windows (CRLF) line ends included. Escape literal special characters: "interface\\s+User", "foo\\(", "\\[id\\]", and a literal backslash as "\\\\". No look-around or backreferences.',
   ),
   path: pathSchema(
-    'File or directory to search: relative to the workspace folder, or absolute inside it. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder. Hidden files, git-ignored files and binary files are skipped while walking a directory; name such a file or directory here to search it (when nothing matches, the result names the path that reaches skipped matches). Version-control folders (.git and the like) are refused.',
+    'File or directory to search: relative to the workspace folder, or absolute inside it. It names one file or folder and is never a glob: put wildcards in include. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder; without path, only the first folder is searched, and an empty result names other folders that have matches. Hidden files, files ignored by .gitignore, .ignore or .rgignore rules, and binary files are skipped while walking a directory; name such a file or directory here to search it (when nothing matches, the result names the path that reaches skipped matches, and binary files that match). Version-control folders (.git and the like) are refused.',
   ),
   include: includeSchema(
-    'ONE glob limiting which files are searched, e.g. "*.ts", "*.{ts,tsx}" or "src/**/*.test.ts" (a glob with "/" is matched against the path relative to the workspace folder; a folder name such as "src" means every file under it). It only narrows: hidden and git-ignored files stay skipped, so give their folder as path instead. No comma-separated lists and no "!" exclusions.',
+    'ONE glob limiting which files are searched, e.g. "*.ts", "*.{ts,tsx}" or "src/**/*.test.ts". It is read like glob\'s pattern: a glob with "/" is matched from the workspace folder (and, when that selects no file under path, relative to path); "./" anchors it at the workspace folder; a folder name such as "src", or "lib" at any depth, means every file under it; the brackets of an existing folder are literal ("app/[id]/*.tsx"). It only narrows: hidden and ignored files stay skipped, so give their folder as path instead. No comma-separated lists, no "!" exclusions, at most 32 levels of nested braces.',
   ),
 });
 
@@ -63,6 +66,11 @@ export interface GrepValue {
   readonly readAs?: string;
   /** Paths rg could not read and left out (issue 12); absent when there were none. */
   readonly unreadable?: UnreadablePath[];
+  /**
+   * True when rg's output reached `rawOutputMaxBytes` and Scout stopped it: `matches` holds what it printed by
+   * then (see overflow.ts). Absent otherwise.
+   */
+  readonly incomplete?: true;
 }
 
 /**
@@ -107,17 +115,15 @@ class FileGroup {
 
 async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudget): Promise<ToolOutput<GrepValue>> {
   const config = env.config.search;
-  const { target, glob } = await resolveSearchCall(env, args.path, 'file-or-directory', args.include === undefined ? undefined : { name: 'include', value: args.include });
-  // rg searches a file given as its path whatever the globs say, so include applies to directories only.
-  const include = glob && target.kind === 'directory' ? includeFilter(glob.parsed) : undefined;
-  const groups = collectMatches(outputPrefixLength(target.relPath), config.grepMaxLineBytes, include?.exact === false ? include.keeps : undefined);
-  const reader = new RgJsonReader(groups.add);
-  const exit = await runSearch('grep', grepArgv(args.pattern, target.relPath, include?.walk), target, env, (chunk) => reader.push(chunk));
-  reader.end();
-  const outcome = interpretExit(exit, { regex: { name: 'pattern', value: args.pattern }, ...(args.include === undefined ? {} : { glob: { name: 'include', value: args.include } }) });
-  if (outcome.warnings.length) env.log.warn(`grep: ripgrep said: ${outcome.warnings.join('\n')}`);
-
-  const files = groups.sorted();
+  const resolved = await resolveSearchCall(env, args.path, 'file-or-directory', args.include === undefined ? undefined : { name: 'include', value: args.include });
+  const { target } = resolved;
+  let glob = resolved.glob;
+  let found = await searchMatches(args, target, glob, env);
+  if (found.files.length === 0 && found.include && glob) {
+    const other = await includeRereading({ name: 'include', value: args.include! }, glob, target, env);
+    if (other) [glob, found] = [other, await searchMatches(args, target, other, env)];
+  }
+  const { files, outcome, cut, include } = found;
   const matches = concatAll(files.map((f) => f.matches));
   const unreadable = unreadablePaths(outcome, target);
   const value: GrepValue = {
@@ -126,17 +132,23 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
     matches,
     ...(glob && glob.glob !== args.include ? { readAs: glob.glob } : {}),
     ...(unreadable.length ? { unreadable } : {}),
+    ...(cut ? { incomplete: true as const } : {}),
   };
-  const notes = [...(glob?.note ? [glob.note] : []), ...unreadableNotes(unreadable, outcome.problemsCut)];
+  const notes = [...readingNotes({ ...resolved, glob }), ...unreadableNotes(unreadable, outcome.problemsCut)];
+  if (cut) {
+    const held = `the ${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')} ripgrep printed by then (the last of them may miss some of its matches)`;
+    notes.push(rawOutputCutNote(config.rawOutputMaxBytes, matches.length, held, 'a smaller path, an include glob such as "*.ts", or a more specific pattern'));
+  }
   const skipped = unreadable.length ? { skipped: unreadable.length } : {};
   const note = workdirNote(target, env);
   if (matches.length === 0) {
-    const explained = await explainEmptyGrep({ pattern: args.pattern, target, ...(include ? { include: { value: args.include!, filter: include } } : {}) }, env, explainBudget);
-    return { text: layoutEmpty(NO_MATCHES, [...notes, ...explained], note), value, summary: { matches: 0, files: 0, ...skipped, truncated: false } };
+    const explained = await explainEmptyGrep({ pattern: args.pattern, target, ...(include ? { include: { value: args.include!, filter: include } } : {}), pathOmitted: args.path === undefined }, env, explainBudget);
+    const empty = glob?.emptyNote ? [glob.emptyNote] : [];
+    return { text: layoutEmpty(NO_MATCHES, [...notes, ...empty, ...explained], note), value, summary: { matches: 0, files: 0, ...skipped, truncated: false } };
   }
 
   const cap = config.grepMaxMatches;
-  const summary = { matches: matches.length, files: files.length, ...skipped, truncated: matches.length > cap };
+  const summary = { matches: matches.length, files: files.length, ...skipped, truncated: matches.length > cap || cut };
   if (matches.length <= cap) return { text: joinPieces(layoutPieces(resultBody(files), notes, undefined, note)), value, summary };
 
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}${args.include ? ` include ${quoteValue(args.include)}` : ''}`;
@@ -149,6 +161,35 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
     summary,
     ...(saved.spill ? { spill: saved.spill } : {}),
   };
+}
+
+/** The matches of one grep run, and how rg ended. */
+interface Search {
+  /** Files with kept matches, sorted by path. */
+  readonly files: FileGroup[];
+  readonly outcome: RipgrepOutcome;
+  /** True when rg was stopped at `rawOutputMaxBytes` (see overflow.ts): `files` holds what it printed by then. */
+  readonly cut: boolean;
+  /** How `glob` was applied; absent without include, or when path is a file. */
+  readonly include?: IncludeFilter;
+}
+
+/**
+ * Runs `rg --json` for a grep call (argv in `argv.ts`), with the include glob as read (`glob`).
+ *
+ * @throws ToolError as `runSearch` and `interpretExit`.
+ */
+async function searchMatches(args: GrepArgs, target: ResolvedTarget, glob: ReadGlob | undefined, env: ToolEnv): Promise<Search> {
+  // rg searches a file given as its path whatever the globs say, so include applies to directories only.
+  const include = glob && target.kind === 'directory' ? includeFilter(glob.parsed) : undefined;
+  const groups = collectMatches(outputPrefixLength(target.relPath), env.config.search.grepMaxLineBytes, include?.exact === false ? include.keeps : undefined);
+  const reader = new RgJsonReader(groups.add);
+  const exit = await runSearch('grep', grepArgv(args.pattern, target.relPath, include?.walk), target, env, (chunk) => reader.push(chunk));
+  // A cut output ends inside a message, which is dropped with the rest.
+  if (!exit.stdoutCut) reader.end();
+  const outcome = interpretExit(exit, { regex: { name: 'pattern', value: args.pattern }, ...(args.include === undefined ? {} : { glob: { name: 'include', value: args.include } }) });
+  if (outcome.warnings.length) env.log.warn(`grep: ripgrep said: ${outcome.warnings.join('\n')}`);
+  return { files: groups.sorted(), outcome, cut: exit.stdoutCut === true, ...(include ? { include } : {}) };
 }
 
 /**
@@ -244,7 +285,7 @@ const UNSAFE = new RegExp(UNSAFE_CHARACTERS.source);
  * complete result then hold that text once instead of twice (issue 15: memory of a large grep).
  */
 function formatFile(file: FileGroup, limit: number, maxLineBytes: number, share = false): string {
-  const rows = [displayPath(file.path)];
+  const rows = [file.pathBase64 === '' ? displayPath(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64'))];
   const previews: string[] = [];
   let lineFeed = false;
   for (let i = 0; i < limit; i++) {

@@ -1,4 +1,4 @@
-import { breaksLine, jsonQuote, UNSAFE_CHARACTERS } from '../controlCharacters';
+import { breaksLine, jsonQuote, UNSAFE_OR_INVISIBLE } from '../controlCharacters';
 
 /**
  * The layout of a glob or grep result, and the rule that keeps file names from passing for its structure.
@@ -19,11 +19,11 @@ export const NO_MATCHES = 'No matches found';
 const STRUCTURE_STARTS = String.raw`\[|"|line \d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:|\s`;
 const STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS})`, 'i');
 /**
- * What {@link needsQuoting} finds in any line of a text of lines: an unsafe character (line feeds apart), a line
+ * What {@link needsQuoting} finds in any line of a text of lines: an unsafe or invisible character (line feeds apart), a line
  * starting like a structural line, or ending in white space. Case is ignored, as in {@link STRUCTURE_START}; none
  * of the unsafe characters has a case.
  */
-const ANY_LINE_NEEDS_QUOTING = new RegExp(String.raw`${UNSAFE_CHARACTERS.source}|(?:^|\n)(?:${STRUCTURE_STARTS})|\s(?:\n|$)`, 'i');
+const ANY_LINE_NEEDS_QUOTING = new RegExp(String.raw`${UNSAFE_OR_INVISIBLE.source}|(?:^|\n)(?:${STRUCTURE_STARTS})|\s(?:\n|$)`, 'i');
 
 /**
  * True when `line` could pass for one of a result's own lines (issue 12): a note or footer (`[`), a quoted name
@@ -45,11 +45,6 @@ export function displayPath(path: string): string {
   return needsQuoting(path) ? jsonQuote(path) : path;
 }
 
-/** {@link displayPath} of each path; `paths` itself (no copy) when none needs quoting, the usual case. */
-export function displayPaths(paths: readonly string[]): readonly string[] {
-  return paths.some(needsQuoting) ? paths.map(displayPath) : paths;
-}
-
 function needsQuoting(path: string): boolean {
   return breaksLine(path) || looksLikeStructure(path);
 }
@@ -64,13 +59,66 @@ const ANY_LINE_STARTS_LIKE_STRUCTURE = new RegExp(String.raw`(?:^|\n)(?:${STRUCT
  * by {@link displayPath}: the same answer as checking each path, from scans of the whole text. With `ascii`
  * (the caller knows every character is ASCII) the unsafe characters are looked for one by one with the
  * engine's character search, which is quicker than a class of them, and the only white space that can end a
- * line unquoted is a space or a tab.
+ * line unquoted is a space or a tab (no invisible character is ASCII).
  */
 export function listedAsIs(lines: string, ascii = false): boolean {
   if (!ascii) return !ANY_LINE_NEEDS_QUOTING.test(lines);
   for (const c of ASCII_UNSAFE) if (lines.includes(c)) return false;
   const last = lines.charCodeAt(lines.length - 1);
   return last !== 0x20 && last !== 0x09 && !lines.includes(' \n') && !lines.includes('\t\n') && !ANY_LINE_STARTS_LIKE_STRUCTURE.test(lines);
+}
+
+/** What follows the quoted form of a name that is not UTF-8 (see {@link displayNonUtf8Path}). */
+export const NON_UTF8_MARK = '(not UTF-8: each \\xHH is a raw byte)';
+
+/**
+ * A file path whose bytes are not valid UTF-8, as a result's text lists it: quoted like {@link displayPath}
+ * quotes (JSON escapes for the UTF-8 parts), each byte that is not part of a valid UTF-8 sequence written as
+ * `\xHH`, then {@link NON_UTF8_MARK}: `"latin1_\xe9.txt" (not UTF-8: each \xHH is a raw byte)`. The lossy
+ * decoding (U+FFFD) would print two different names the same, and pass for the real name. A quoted UTF-8
+ * name never holds `\x` (JSON doubles a backslash) nor ends with the mark, so no other name prints the same.
+ * The exact bytes stay in the value (base64).
+ */
+export function displayNonUtf8Path(bytes: Buffer): string {
+  let out = '';
+  let run = 0;
+  const flush = (end: number) => {
+    if (end > run) out += jsonQuote(bytes.toString('utf8', run, end)).slice(1, -1);
+  };
+  for (let i = 0; i < bytes.length; ) {
+    const length = utf8SequenceLength(bytes, i);
+    if (length > 0) {
+      i += length;
+      continue;
+    }
+    flush(i);
+    out += `\\x${bytes[i]!.toString(16).padStart(2, '0')}`;
+    run = ++i;
+  }
+  flush(bytes.length);
+  return `"${out}" ${NON_UTF8_MARK}`;
+}
+
+/**
+ * Length in bytes of the well-formed UTF-8 sequence starting at `bytes[i]` (Unicode Table 3-7: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 when none starts there.
+ */
+function utf8SequenceLength(bytes: Buffer, i: number): number {
+  const b0 = bytes[i]!;
+  if (b0 < 0x80) return 1;
+  const cont = (k: number, lo = 0x80, hi = 0xbf) => i + k < bytes.length && bytes[i + k]! >= lo && bytes[i + k]! <= hi;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(1) ? 2 : 0;
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    const lo = b0 === 0xe0 ? 0xa0 : 0x80;
+    const hi = b0 === 0xed ? 0x9f : 0xbf;
+    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const lo = b0 === 0xf0 ? 0x90 : 0x80;
+    const hi = b0 === 0xf4 ? 0x8f : 0xbf;
+    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
 }
 
 /**

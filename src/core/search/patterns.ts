@@ -6,21 +6,29 @@ import { escapeGlobLiteral, GlobSyntaxError, parseRipgrepGlob, type RipgrepGlob 
 import { VCS_DIRECTORIES } from '../ripgrep/argv';
 import type { ToolEnv } from '../tool';
 import { folderSpellings, type FolderSpellings, type ResolvedTarget } from '../workspace/folders';
+import { displayPath } from './page';
 import { insideVcsMetadata, resolveSearchTarget } from './target';
 
 /**
- * How glob's `pattern` and grep's `include` are read, beyond rg's own glob syntax (issue 12). Models send
- * what a person would type; each of these used to answer "No files found":
+ * How glob's `pattern` and grep's `include` are read, beyond rg's own glob syntax (issue 12). Models
+ * send what a person would type; each of these used to answer "No files found":
  * - an absolute path inside a workspace folder (`/home/me/app/src/**\/*.ts`) is read relative to that folder
  *   (and, with no `path`, searches that folder); one outside every folder is refused, naming the folders. A
- *   leading `/` whose first segment exists in the folder keeps rg's meaning: anchored at the folder (`/src/*.ts`);
+ *   leading `/` keeps rg's meaning otherwise: anchored at the folder (`/src/*.ts`). When its first segment
+ *   names nothing in the folder, the result is empty and says so, whether or not such a path exists outside
+ *   (only a value that starts like the folder's own path, or with `/.` or `/..`, is refused as outside);
+ * - in a multi-root workspace with no `path`, a value starting with another folder's name (`api/src`) is
+ *   read in that folder, as `path` would be, unless the first folder has an entry of that name;
  * - a value naming an existing directory (`src`, `src/`, `./src`, `src/lib`, `[id]`) lists the files under it:
  *   it is read as `src/**`. Relative values are looked up under `path` first, then under the workspace folder;
- * - a value naming an existing file whose name holds glob syntax (`app/[id]/page.tsx`) is read literally;
- * - a leading `./` is dropped (rg matches paths without it);
+ * - a value naming an existing file whose name holds glob syntax (`app/[id]/page.tsx`) is read literally, and
+ *   so are the brackets of leading segments that name an existing folder (`app/[id]/*.tsx`: a Next.js route
+ *   folder, where rg would read `[id]` as a class matching "i" or "d");
+ * - a leading `./` anchors the value at the workspace folder, like a leading `/` (`./package.json` is
+ *   `/package.json`, not every package.json in the tree);
  * - a leading `#` is escaped (rg would take the glob for a comment and apply no filter).
  * Whenever the value read differs from the value sent (other than the `#` escape), the result carries a note
- * saying how it was read.
+ * saying how it was read. A value that still finds nothing gets the further readings of `rereadings.ts`.
  */
 
 /** glob's `pattern` or grep's `include`, as the model sent it. */
@@ -36,17 +44,33 @@ export interface ReadGlob {
   readonly parsed: RipgrepGlob;
   /** When `glob` differs from the model's value: one result note line saying how it was read. */
   readonly note?: string;
+  /** A note for an empty result only: why nothing could match (a leading `/` naming nothing in the folder). */
+  readonly emptyNote?: string;
+  /**
+   * How the value was read, for `rereadings.ts`: `name` when it named an existing directory or file (nothing
+   * else to try), `rooted` when anchored by a leading `/` or an absolute path or folder name (so never
+   * relative to `path`), `glob` otherwise.
+   */
+  readonly reading: 'name' | 'rooted' | 'glob';
 }
 
 /** A glob or grep call's search target and glob argument, resolved together. */
 export interface SearchCall {
   readonly target: ResolvedTarget;
   readonly glob?: ReadGlob;
+  /** When `path` was read otherwise than written (surrounding white space dropped): a note saying so. */
+  readonly pathNote?: string;
+}
+
+/** The notes of a call's reading (of `path`, then of the glob argument), for the result. */
+export function readingNotes(call: { readonly pathNote?: string; readonly glob?: ReadGlob }): string[] {
+  return [call.pathNote, call.glob?.note].filter((n): n is string => n !== undefined);
 }
 
 /**
  * Resolves `path` (see `resolveSearchTarget`) and reads the glob argument against it. An absolute glob inside a
- * workspace folder picks that folder when `path` is omitted.
+ * workspace folder, or one starting with a folder's name in a multi-root workspace, picks that folder when
+ * `path` is omitted.
  *
  * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE (also for an absolute glob outside every folder) |
  *   INVALID_ARGUMENT (a glob reaching into VCS metadata, or in another folder than `path`) |
@@ -58,37 +82,53 @@ export async function resolveSearchCall(
   accepts: 'directory' | 'file-or-directory',
   argument?: GlobArgument,
 ): Promise<SearchCall> {
-  const absolute = argument !== undefined && argument.value.startsWith('/') ? absoluteGlob(argument.value, await folderSpellings(env.folders)) : undefined;
-  const inFolder = absolute?.kind === 'inFolder' ? absolute : undefined;
-  const target = await resolveSearchTarget(pathArg ?? inFolder?.folder.real, env, accepts);
-  if (!argument) return { target };
+  const spellings = argument !== undefined && (argument.value.startsWith('/') || (env.folders.length > 1 && pathArg === undefined)) ? await folderSpellings(env.folders) : [];
+  const absolute = argument !== undefined && argument.value.startsWith('/') ? absoluteGlob(argument.value, spellings) : undefined;
+  const named = argument !== undefined && absolute === undefined && pathArg === undefined ? await folderNamePrefix(argument.value, spellings) : undefined;
+  const inFolder = absolute?.kind === 'inFolder' ? absolute : named;
+  const { target, note: pathNote } = await resolveSearchTarget(pathArg ?? inFolder?.folder.real, env, accepts);
+  const call = { target, ...(pathNote ? { pathNote } : {}) };
+  if (!argument) return call;
   if (inFolder && inFolder.folder.real !== target.workdir) {
     throw new ToolError(
       'INVALID_ARGUMENT',
-      `${argument.name} ${quoteValue(argument.value)} is in workspace folder ${quoteValue(inFolder.folder.name)}, but path ${quoteValue(pathArg ?? '.')} is in workspace folder ${quoteValue(target.folderName)}. Give a path in ${quoteValue(inFolder.folder.name)} (or omit path), or a ${argument.name} relative to ${quoteValue(target.folderName)}.`,
+      `${argument.name} ${quoteValue(argument.value)} is in workspace folder ${quoteValue(inFolder.folder.name)}, but path ${quoteValue(pathArg ?? '.')} is in workspace folder ${quoteValue(target.folderName)}. Give a path in ${quoteValue(inFolder.folder.name)} (or omit path), or ${article(argument.name)} relative to ${quoteValue(target.folderName)}.`,
     );
   }
   let relative: Relative;
-  if (inFolder) relative = { text: inFolder.rest, anchored: true, absolute: true };
+  let emptyNote: string | undefined;
+  if (inFolder) relative = { text: inFolder.rest, anchored: true, ...(inFolder === named ? { folderName: inFolder.folder.name } : { absolute: true }) };
   else if (absolute?.kind === 'rooted') {
-    if (!(await existsInFolder(target.workdir, absolute.firstSegment))) throw outsideFolders(argument, env, target);
-    relative = { text: argument.value.slice(1), anchored: true, absolute: false };
-  } else relative = { text: argument.value, anchored: false, absolute: false };
-  return { target, glob: await readGlob(argument, relative, target) };
+    if (!(await existsInFolder(target.workdir, absolute.firstSegment))) {
+      if (startsLikeAFolderPath(absolute.firstSegment, spellings)) throw outsideFolders(argument, env, target);
+      emptyNote = rootedElsewhere(argument, absolute.firstSegment, target);
+    }
+    relative = { text: argument.value.slice(1), anchored: true };
+  } else relative = { text: argument.value, anchored: false };
+  const glob = await readGlob(argument, relative, target);
+  return { ...call, glob: emptyNote ? { ...glob, emptyNote } : glob };
+}
+
+/** `a pattern`, `an include`. */
+function article(name: string): string {
+  return `${/^[aeiou]/.test(name) ? 'an' : 'a'} ${name}`;
 }
 
 /**
  * A glob argument relative to the workdir: `anchored` when it came with a leading `/` (rg anchors such a glob
- * at the workdir), `absolute` when that `/` began the folder's own path.
+ * at the workdir), `absolute` when that `/` began the folder's own path, `folderName` when the value started
+ * with the name of the folder (multi-root).
  */
 interface Relative {
   readonly text: string;
   readonly anchored: boolean;
-  readonly absolute: boolean;
+  readonly absolute?: boolean;
+  readonly folderName?: string;
 }
 
-/** An absolute glob: inside a folder (`rest` relative to it), or rooted (`/x/…` with no folder prefix). */
-type AbsoluteGlob = { kind: 'inFolder'; folder: FolderSpellings; rest: string } | { kind: 'rooted'; firstSegment: string };
+/** A glob in a folder (`rest` relative to it), or rooted (`/x/…` with no folder prefix). */
+type FolderGlob = { kind: 'inFolder'; folder: FolderSpellings; rest: string };
+type AbsoluteGlob = FolderGlob | { kind: 'rooted'; firstSegment: string };
 
 function absoluteGlob(value: string, folders: readonly FolderSpellings[]): AbsoluteGlob {
   const spellings = folders.flatMap((folder) => [folder.real, folder.given].map((prefix) => ({ folder, prefix })));
@@ -98,6 +138,21 @@ function absoluteGlob(value: string, folders: readonly FolderSpellings[]): Absol
     if (value.startsWith(`${prefix}/`)) return { kind: 'inFolder', folder, rest: value.slice(prefix.length + 1) };
   }
   return { kind: 'rooted', firstSegment: value.slice(1).split('/')[0]! };
+}
+
+/**
+ * A relative glob whose first segment is the name of a workspace folder (multi-root, no `path`), read in that
+ * folder like a `path` starting with it (`api/src` → `src` in folder "api"). Not when the first folder, which
+ * is searched without `path`, has an entry of that name: then the value means that entry, as before.
+ */
+async function folderNamePrefix(value: string, folders: readonly FolderSpellings[]): Promise<FolderGlob | undefined> {
+  if (folders.length < 2) return undefined;
+  const text = value.replace(/^(?:\.\/)+/, '');
+  const slash = text.indexOf('/');
+  const first = slash < 0 ? text : text.slice(0, slash);
+  const folder = folders.find((f) => f.name === first);
+  if (!folder || (await existsInFolder(folders[0]!.real, first))) return undefined;
+  return { kind: 'inFolder', folder, rest: slash < 0 ? '' : text.slice(slash + 1) };
 }
 
 /** True when the first segment of a rooted glob is a wildcard or an entry of the folder (rg's anchored glob). */
@@ -110,14 +165,30 @@ async function existsInFolder(workdir: string, firstSegment: string): Promise<bo
   );
 }
 
+/**
+ * True when a rooted glob reads as an absolute path on this machine: its first segment is `.` or `..`, or the
+ * first segment of a workspace folder's path (`/home/…` for a folder in /home). The answer depends on the
+ * workspace only, never on what exists outside it.
+ */
+function startsLikeAFolderPath(firstSegment: string, folders: readonly FolderSpellings[]): boolean {
+  if (firstSegment === '.' || firstSegment === '..') return true;
+  return folders.some((f) => [f.real, f.given].some((p) => p.split(/[\\/]/).find((s) => s !== '') === firstSegment));
+}
+
 function outsideFolders(argument: GlobArgument, env: ToolEnv, target: ResolvedTarget): ToolError {
   const several = env.folders.length > 1;
-  const where = several ? `the workspace folders (${env.folders.map((f) => f.path).join(', ')})` : `the workspace folder ${target.workdir}`;
+  const where = several ? `the workspace folders (${env.folders.map((f) => displayPath(f.path)).join(', ')})` : `the workspace folder ${displayPath(target.workdir)}`;
   const tool = argument.name === 'pattern' ? 'glob lists' : 'grep searches';
   return new ToolError(
     'PATH_OUTSIDE_WORKSPACE',
-    `${argument.name} ${quoteValue(argument.value)} is an absolute path outside ${where}, and ${tool} only files inside ${several ? 'them' : 'it'}. Give a ${argument.name} relative to the folder (such as "src/**/*.ts"), or an absolute path inside it.`,
+    `${argument.name} ${quoteValue(argument.value)} is an absolute path outside ${where}, and ${tool} only files inside ${several ? 'them' : 'it'}. Give ${article(argument.name)} relative to the folder (such as "src/**/*.ts"), or an absolute path inside it.`,
   );
+}
+
+/** The empty-result note of a rooted glob whose first segment is not in the folder (see {@link startsLikeAFolderPath}). */
+function rootedElsewhere(argument: GlobArgument, firstSegment: string, target: ResolvedTarget): string {
+  const tool = argument.name === 'pattern' ? 'glob lists' : 'grep searches';
+  return `[${argument.name} ${quoteValue(argument.value)} starts with "/", which anchors it at the workspace folder ${displayPath(target.workdir)}, and that folder has no entry ${quoteValue(firstSegment)}. ${tool[0]!.toUpperCase()}${tool.slice(1)} only files inside the workspace folder: drop the "/" to match at any depth.]`;
 }
 
 /** Characters that make a value a glob rather than a plain path (a `[id]` or `{x}` directory still counts as a path). */
@@ -147,13 +218,81 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
       if (directory !== undefined || file !== undefined) break;
     }
   }
+  // A glob whose leading segments name an existing folder once their [ ] are taken literally
+  // ("app/[id]/*.tsx", Next.js routes) means that folder, not a character class.
+  const literal = directory === undefined && file === undefined ? await literalBrackets(relative.anchored ? text.replace(/^\//, '') : text, target, !relative.anchored) : undefined;
+  // "./x" anchors x at the workspace folder; with a "/" inside, rg anchors it anyway.
+  const anchorDotSlash = dotSlash && text !== '' && !text.replace(/\/$/, '').includes('/');
   let glob: string;
   if (directory !== undefined) glob = directory === '' ? '**' : `${escapeGlobLiteral(directory)}/**`;
   else if (file !== undefined) glob = file.includes('/') ? escapeGlobLiteral(file) : `/${escapeGlobLiteral(file)}`;
+  else if (literal !== undefined) glob = literal.glob;
+  else if (anchorDotSlash) glob = `/${text}`;
   else if (!relative.anchored) glob = text.startsWith('#') ? `\\${text}` : text;
-  else if (!relative.absolute) glob = argument.value;
+  else if (!relative.absolute && relative.folderName === undefined) glob = argument.value;
   else glob = text.replace(/\/$/, '').includes('/') ? text : `/${text}`;
 
+  const parsed = parseGlobArgument(argument, glob, directory?.split('/') ?? []);
+  const reading = directory !== undefined || file !== undefined || literal !== undefined ? 'name' : relative.anchored ? 'rooted' : 'glob';
+  const shown = glob.startsWith('\\#') ? glob.slice(1) : glob;
+  if (shown === argument.value) return { glob, parsed, reading };
+  const subject = `${argument.name} ${quoteValue(argument.value)}`;
+  let note: string;
+  if (file !== undefined) {
+    note = `[${subject} names a file, so it was read literally as ${quoteValue(glob)} (in a glob, [ ] { } and , have a meaning).]`;
+  } else if (literal !== undefined) {
+    note = `[${subject} starts with the folder ${quoteValue(literal.folder)}, so its brackets were read literally, as ${quoteValue(glob)} (in a glob, [ ] is a character class).]`;
+  } else if (relative.folderName !== undefined) {
+    const names = directory === undefined ? '' : directory === '' ? ', the whole folder' : ', a directory in it';
+    note = `[${subject} starts with the name of workspace folder ${quoteValue(relative.folderName)}, so it was read in that folder as ${quoteValue(glob)}${names}.]`;
+  } else if (directory !== undefined) {
+    const names = directory === '' ? (relative.absolute ? 'is the workspace folder' : 'names the folder searched') : relative.absolute ? 'is the absolute path of a directory in the workspace folder' : 'names a directory';
+    note = `[${subject} ${names}, so it was read as ${quoteValue(glob)}: every file under it.]`;
+  } else if (relative.absolute) {
+    note = `[${subject} is an absolute path in the workspace folder, so it was read relative to that folder as ${quoteValue(glob)}.]`;
+  } else if (anchorDotSlash) {
+    note = `[${subject} was read as ${quoteValue(glob)}: a leading "./" anchors it at the workspace folder.]`;
+  } else if (dotSlash) {
+    note = `[${subject} was read as ${quoteValue(glob)}: paths are matched without a leading "./".]`;
+  } else {
+    note = `[${subject} was read as ${quoteValue(glob)}.]`;
+  }
+  return { glob, parsed, note, reading };
+}
+
+/** Characters that make a path segment a glob other than by `[ ]`. */
+const OTHER_WILDCARDS = /[*?{}\\]/;
+
+/**
+ * `text` (workdir-relative) with its leading segments taken literally, when they hold `[` or `]`, have no other
+ * wildcard, are followed by more of the glob, and name an existing folder: under `path` first (when
+ * `underPath` and path is a folder below the workdir), else under the workdir. The longest such folder wins.
+ */
+async function literalBrackets(text: string, target: ResolvedTarget, underPath: boolean): Promise<{ glob: string; folder: string } | undefined> {
+  if (!/[[\]]/.test(text)) return undefined;
+  const segments = text.split('/');
+  let literal = 0;
+  while (literal < segments.length - 1 && segments[literal] !== '' && !OTHER_WILDCARDS.test(segments[literal]!)) literal++;
+  const bases = underPath && target.kind === 'directory' && target.relPath !== '.' ? [`${target.relPath}/`, ''] : [''];
+  for (let k = literal; k > 0; k--) {
+    const prefix = segments.slice(0, k);
+    if (!prefix.some((s) => /[[\]]/.test(s))) return undefined;
+    const rest = segments.slice(k).join('/');
+    for (const base of bases) {
+      const folder = `${base}${prefix.join('/')}`;
+      if ((await entryKind(target.workdir, folder)) === 'directory') return { glob: `${escapeGlobLiteral(folder)}/${rest === '' ? '**' : rest}`, folder };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Parses `glob`, read from `argument`, as rg would, and refuses one that reaches into VCS metadata (its
+ * literal directories, or `directories` it was read from).
+ *
+ * @throws ToolError SEARCH_INVALID_PATTERN (a glob rg would reject) | INVALID_ARGUMENT (VCS metadata)
+ */
+export function parseGlobArgument(argument: GlobArgument, glob: string, directories: readonly string[] = []): RipgrepGlob {
   let parsed: RipgrepGlob;
   try {
     parsed = parseRipgrepGlob(glob);
@@ -161,26 +300,9 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
     if (!(e instanceof GlobSyntaxError)) throw e;
     throw new ToolError('SEARCH_INVALID_PATTERN', `${argument.name} ${quoteValue(argument.value)} is not a valid glob: ${e.message}. ${GLOB_FIX}`);
   }
-  const vcs = [...(directory?.split('/') ?? []), ...parsed.literalDirectories].find((segment) => (VCS_DIRECTORIES as readonly string[]).includes(segment));
+  const vcs = [...directories, ...parsed.literalDirectories].find((segment) => (VCS_DIRECTORIES as readonly string[]).includes(segment));
   if (vcs !== undefined) throw insideVcsMetadata(argument.name, argument.value, vcs);
-
-  const shown = glob.startsWith('\\#') ? glob.slice(1) : glob;
-  if (shown === argument.value) return { glob, parsed };
-  const subject = `${argument.name} ${quoteValue(argument.value)}`;
-  let note: string;
-  if (file !== undefined) {
-    note = `[${subject} names a file, so it was read literally as ${quoteValue(glob)} (in a glob, [ ] { } and , have a meaning).]`;
-  } else if (directory !== undefined) {
-    const names = directory === '' ? (relative.absolute ? 'is the workspace folder' : 'names the folder searched') : relative.absolute ? 'is the absolute path of a directory in the workspace folder' : 'names a directory';
-    note = `[${subject} ${names}, so it was read as ${quoteValue(glob)}: every file under it.]`;
-  } else if (relative.absolute) {
-    note = `[${subject} is an absolute path in the workspace folder, so it was read relative to that folder as ${quoteValue(glob)}.]`;
-  } else if (dotSlash) {
-    note = `[${subject} was read as ${quoteValue(glob)}: paths are matched without a leading "./".]`;
-  } else {
-    note = `[${subject} was read as ${quoteValue(glob)}.]`;
-  }
-  return { glob, parsed, note };
+  return parsed;
 }
 
 /**
@@ -188,7 +310,7 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
  * rg's walk reaches it (rg does not follow symlinks): a directory, a file, or neither. Never looks outside the
  * workdir.
  */
-async function entryKind(workdir: string, rel: string): Promise<'directory' | 'file' | undefined> {
+export async function entryKind(workdir: string, rel: string): Promise<'directory' | 'file' | undefined> {
   if (rel === '') return 'directory';
   const segments = rel.split('/');
   if (segments.some((s) => s === '' || s === '.' || s === '..')) return undefined;

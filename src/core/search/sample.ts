@@ -92,3 +92,42 @@ function isSeparator(path: string, at: number): boolean {
   const c = path.charCodeAt(at);
   return c === 0x2f /* / */ || (BACKSLASH_SEPARATES && c === 0x5c); /* \ */
 }
+
+/** A {@link TopLevelSample} taken under `root`, the folder where the list branches. */
+export interface BranchSample extends TopLevelSample {
+  /** The folder the sample is taken under: the search root, or the deepest folder below it holding every path. */
+  readonly root: string;
+}
+
+/**
+ * {@link sampleAcrossTopLevel} under the first folder where the list branches: when every path lies under one
+ * entry of the search root (all of `src/`, or all of `packages/app/src/`), a round-robin across that single
+ * entry would be the head of the list, so the sample is taken across the entries of the deepest folder that
+ * holds every path instead.
+ *
+ * @param paths the complete list in modification-time order, `/`-separated (see {@link topLevelEntry}).
+ * @param root the search path, as passed to rg.
+ */
+export function sampleAcrossBranches(paths: readonly string[], root: string, cap: number): BranchSample {
+  const branch = commonFolder(paths, root);
+  return { ...sampleAcrossTopLevel(paths, branch, cap), root: branch };
+}
+
+/** The deepest folder at or below `root` that holds every path (`root` when they branch right under it). */
+function commonFolder(paths: readonly string[], root: string): string {
+  if (paths.length === 0) return root;
+  const first = paths[0]!.split('/');
+  let common = first.length - 1;
+  for (const p of paths) {
+    let i = 0;
+    for (let at = 0; i < common; i++) {
+      const segment = first[i]!;
+      if (!p.startsWith(segment, at) || p[at + segment.length] !== '/') break;
+      at += segment.length + 1;
+    }
+    common = i;
+    if (common === 0) break;
+  }
+  const depth = root === '.' ? 0 : root.split('/').length;
+  return common > depth ? first.slice(0, common).join('/') : root;
+}

@@ -1,8 +1,17 @@
+import { constants as fsConstants, promises as fs } from 'node:fs';
+import { jsonQuote } from '../controlCharacters';
 import { quoteValue, ToolError } from '../errors';
 import { VCS_DIRECTORIES } from '../ripgrep/argv';
 import { runRipgrep, type RipgrepExit } from '../ripgrep/process';
 import type { ToolEnv } from '../tool';
-import { resolveTarget, type ResolvedTarget } from '../workspace/folders';
+import { MissingPathError, resolveTarget, type ResolvedTarget } from '../workspace/folders';
+import { displayPath } from './page';
+
+/** A search tool's resolved `path`, and a note when it was read otherwise than written. */
+export interface SearchTarget {
+  readonly target: ResolvedTarget;
+  readonly note?: string;
+}
 
 /**
  * Resolves a search tool's `path` (see `resolveTarget`: multi-root names, realpath, containment unless
@@ -11,17 +20,31 @@ import { resolveTarget, type ResolvedTarget } from '../workspace/folders';
  * metadata (`.git`, `.svn`, `.hg`, `.bzr`, `.jj`, `.sl`) is refused, also through a symlink: seed 000 keeps it
  * out of glob "even when root is .git", and grep would read it (`.git/config` can hold a token).
  *
+ * A path that does not exist is read without the white space around it when that exists (as rg drops a
+ * glob's trailing white space), with a note; one holding wildcards is answered with the advice to put the
+ * glob in `pattern` or `include`, since `path` is never a glob.
+ *
  * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE | INVALID_ARGUMENT
  */
-export async function resolveSearchTarget(
-  pathArg: string | undefined,
-  env: ToolEnv,
-  accepts: 'directory' | 'file-or-directory',
-): Promise<ResolvedTarget> {
-  const target = await resolveTarget(pathArg, env.folders, {
-    allowOutside: env.config.search.allowPathsOutsideWorkspace,
-    refuseInside: { names: VCS_DIRECTORIES, refuse: (segment) => insideVcsMetadata('path', pathArg ?? '.', segment) },
-  });
+export async function resolveSearchTarget(pathArg: string | undefined, env: ToolEnv, accepts: 'directory' | 'file-or-directory'): Promise<SearchTarget> {
+  const resolve = (p: string | undefined) =>
+    resolveTarget(p, env.folders, {
+      allowOutside: env.config.search.allowPathsOutsideWorkspace,
+      refuseInside: { names: VCS_DIRECTORIES, refuse: (segment) => insideVcsMetadata('path', pathArg ?? '.', segment) },
+    });
+  let target: ResolvedTarget;
+  let note: string | undefined;
+  try {
+    target = await resolve(pathArg);
+  } catch (e) {
+    if (!(e instanceof MissingPathError) || e.permissionDenied || pathArg === undefined) throw e;
+    const trimmed = pathArg.trim();
+    if (trimmed === pathArg || trimmed === '') throw notAGlob(e, pathArg, accepts);
+    target = await resolve(trimmed).catch((again: unknown) => {
+      throw again instanceof MissingPathError ? notAGlob(e, pathArg, accepts) : again;
+    });
+    note = `[path ${quoteValue(pathArg)} was read as ${quoteValue(trimmed)}: no entry has the white space around it in its name.]`;
+  }
   if (accepts === 'directory' && target.kind !== 'directory') {
     throw new ToolError(
       'INVALID_ARGUMENT',
@@ -31,7 +54,21 @@ export async function resolveSearchTarget(
   if (target.kind === 'other') {
     throw new ToolError('INVALID_ARGUMENT', `path ${quoteValue(pathArg ?? '.')} is neither a regular file nor a directory. Pass a file or a directory.`);
   }
-  return target;
+  return { target, ...(note ? { note } : {}) };
+}
+
+/**
+ * `missing` as it is, or, when the missing `pathArg` holds glob syntax (`src/*`, `**\/*.ts`), with the advice
+ * to give the folder as `path` and the glob as glob's `pattern` or grep's `include`.
+ */
+function notAGlob(missing: MissingPathError, pathArg: string, accepts: 'directory' | 'file-or-directory'): ToolError {
+  if (!/[*?[\]{}]/.test(pathArg)) return missing;
+  const segments = pathArg.split('/');
+  const literal = segments.slice(0, segments.findIndex((s) => /[*?[\]{}]/.test(s))).join('/');
+  const glob = pathArg.slice(literal === '' ? 0 : literal.length + 1);
+  const argument = accepts === 'directory' ? 'pattern' : 'include';
+  const example = `${literal === '' ? '' : `path ${quoteValue(literal)} and `}${argument} ${quoteValue(glob)}`;
+  return new MissingPathError(pathArg, false, `path names one file or folder and is never a glob: put the glob in ${argument} instead, e.g. ${example}.`);
 }
 
 /**
@@ -47,12 +84,15 @@ export function insideVcsMetadata(argument: string, value: string, segment: stri
 
 /**
  * The line that closes every glob and grep result, stating the workdir the listed paths are relative to
- * (issue 2). In a multi-root workspace it names the folder too, since a later `path` may start with it.
+ * (issue 2). In a multi-root workspace it names the folder too, since a later `path` may start with it. The
+ * folder's path is shown by the rule for listed names (`displayPath`: quoted when it holds a line break, a
+ * control or invisible character, or ends in white space) and its name is always quoted, so neither can
+ * break the line or add one.
  */
 export function workdirNote(target: ResolvedTarget, env: ToolEnv): string {
   return env.folders.length > 1
-    ? `Paths are relative to ${target.workdir} (workspace folder "${target.folderName}").`
-    : `Paths are relative to ${target.workdir}.`;
+    ? `Paths are relative to ${displayPath(target.workdir)} (workspace folder ${jsonQuote(target.folderName)}).`
+    : `Paths are relative to ${displayPath(target.workdir)}.`;
 }
 
 /**
@@ -70,7 +110,11 @@ export function outputPrefixLength(searchPath: string): number {
  *
  * @param timeoutMs ms before rg is stopped; defaults to `scout.search.timeoutMs` (the counts behind an
  *   explanation pass what is left of their own budget).
- * @throws ToolError SEARCH_ABORTED | SEARCH_RAW_OUTPUT_OVERFLOW | SEARCH_FAILED (see `runRipgrep`)
+ * Output past `rawOutputMaxBytes` is not a failure: rg is stopped and the exit has `stdoutCut` set (see
+ * `overflow.ts`).
+ *
+ * @throws ToolError SEARCH_ABORTED | SEARCH_FAILED (see `runRipgrep`; for a workspace folder this user cannot
+ *   read, an error that says so)
  */
 export function runSearch(
   tool: 'glob' | 'grep',
@@ -90,7 +134,26 @@ export function runSearch(
     timeoutMs,
     graceMs: config.graceMs,
     rawOutputMaxBytes: config.rawOutputMaxBytes,
+    rawOutputOverflow: 'truncate',
     stderrMaxBytes: config.stderrMaxBytes,
     onStdout,
+  }).catch(async (e: unknown) => {
+    throw (e instanceof ToolError && e.code === 'SEARCH_FAILED' && (await unreadableFolder(target.workdir))) || e;
   });
+}
+
+/**
+ * The error for a workspace folder this user cannot enter or list, or undefined when it can. rg runs in the
+ * folder, so the OS refuses to start it there (EACCES), which would otherwise read as a broken ripgrep.
+ */
+async function unreadableFolder(workdir: string): Promise<ToolError | undefined> {
+  const problem = await fs.access(workdir, fsConstants.R_OK | fsConstants.X_OK).then(
+    () => undefined,
+    (e: NodeJS.ErrnoException) => e.code ?? 'error',
+  );
+  if (problem === undefined) return undefined;
+  return new ToolError(
+    'SEARCH_FAILED',
+    `The workspace folder ${displayPath(workdir)} cannot be read by the user the editor runs as (${problem === 'EACCES' ? 'permission denied' : problem}), so it cannot be searched. Ask the user to fix the folder's permissions or to open another folder.`,
+  );
 }

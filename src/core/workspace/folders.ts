@@ -65,10 +65,12 @@ const CASE_INSENSITIVE = process.platform === 'win32' || process.platform === 'd
  * `allowOutside`. A missing target fails `INVALID_ARGUMENT` naming the path.
  *
  * Every path outside the folders gets the same answer, whether it exists or not (issue 12): a path that is
- * outside as written is refused before the disk is touched, and a missing path whose nearest existing
- * ancestor resolves outside (through a symlink) is refused like an existing one, never reported as missing.
+ * outside as written is refused before the disk is touched, and a missing path that would lead outside
+ * (its nearest existing ancestor resolves outside, or a dangling symlink on it points outside) is refused like
+ * an existing one, never reported as missing.
  *
- * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE | INVALID_ARGUMENT, or `refuseInside.refuse`'s error
+ * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE | INVALID_ARGUMENT ({@link MissingPathError} for a
+ *   missing or unreadable path), or `refuseInside.refuse`'s error
  */
 export async function resolveTarget(
   pathArg: string | undefined,
@@ -97,9 +99,12 @@ export async function resolveTarget(
   let absPath: string;
   try {
     absPath = await fs.realpath(candidate);
-  } catch {
-    if (!options.allowOutside && (await nearestAncestorIsOutside(candidate, realFolders))) throw outsideWorkspace(pathArg);
-    throw missingPath(pathArg);
+  } catch (e) {
+    if (!options.allowOutside) {
+      const leadsTo = await wouldResolveTo(candidate);
+      if (!realFolders.some((f) => isWithin(f.real, leadsTo))) throw outsideWorkspace(pathArg);
+    }
+    throw missingPath(pathArg, (e as NodeJS.ErrnoException).code);
   }
   const owner = realFolders.find((f) => isWithin(f.real, absPath));
   if (!owner && !options.allowOutside) throw outsideWorkspace(pathArg);
@@ -129,13 +134,29 @@ function refuseSegments(relPath: string, options: ResolveOptions): void {
   if (segment !== undefined) throw rule.refuse(segment);
 }
 
-/** True when the deepest existing ancestor of the missing `candidate` resolves outside every folder. */
-async function nearestAncestorIsOutside(candidate: string, realFolders: readonly FolderSpellings[]): Promise<boolean> {
-  for (let dir = path.dirname(candidate); ; dir = path.dirname(dir)) {
-    const real = await fs.realpath(dir).catch(() => undefined);
-    if (real !== undefined) return !realFolders.some((f) => isWithin(f.real, real));
-    if (path.dirname(dir) === dir) return false;
+/** Most symlinks {@link wouldResolveTo} follows (Linux's own limit, MAXSYMLINKS, is 40). */
+const MAX_SYMLINKS = 40;
+
+/**
+ * Where the absolute path `candidate`, which does not resolve, would lead: its deepest ancestor that resolves
+ * (realpath), then, when the next segment is a symlink (a dangling one, or one into a missing place), where that
+ * link points, followed the same way; segments that do not exist are taken as written. So a link to a missing
+ * folder outside the workspace lands outside, as a link to an existing one does.
+ */
+async function wouldResolveTo(candidate: string, links = 0): Promise<string> {
+  const rest: string[] = [];
+  let dir = candidate;
+  let real: string | undefined;
+  while ((real = await fs.realpath(dir).catch(() => undefined)) === undefined) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return candidate;
+    rest.unshift(path.basename(dir));
+    dir = parent;
   }
+  if (rest.length === 0) return real;
+  const link = links < MAX_SYMLINKS ? await fs.readlink(path.join(real, rest[0]!)).catch(() => undefined) : undefined;
+  if (link === undefined) return path.join(real, ...rest);
+  return wouldResolveTo(path.resolve(real, link, ...rest.slice(1)), links + 1);
 }
 
 function outsideWorkspace(pathArg: string | undefined): ToolError {
@@ -145,6 +166,23 @@ function outsideWorkspace(pathArg: string | undefined): ToolError {
   );
 }
 
-function missingPath(pathArg: string | undefined): ToolError {
-  return new ToolError('INVALID_ARGUMENT', `path ${quoteValue(pathArg ?? '.')} does not exist in the workspace. Check the spelling, or omit path to search the whole workspace.`);
+/** The error of a `path` that does not resolve inside the workspace: missing, or not readable by this user. */
+export class MissingPathError extends ToolError {
+  constructor(
+    readonly pathArg: string | undefined,
+    /** True when it may exist, but a folder on the way cannot be entered by this user (EACCES). */
+    readonly permissionDenied: boolean,
+    advice?: string,
+  ) {
+    super(
+      'INVALID_ARGUMENT',
+      permissionDenied
+        ? `path ${quoteValue(pathArg ?? '.')} cannot be read: a folder on the way is not readable by the user the editor runs as (permission denied). Search another path, or ask the user to fix the permissions.`
+        : `path ${quoteValue(pathArg ?? '.')} does not exist in the workspace. ${advice ?? 'Check the spelling, or omit path to search the whole workspace.'}`,
+    );
+  }
+}
+
+function missingPath(pathArg: string | undefined, errno?: string): ToolError {
+  return new MissingPathError(pathArg, errno === 'EACCES');
 }

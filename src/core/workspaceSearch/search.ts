@@ -31,7 +31,7 @@ export async function searchWorkspace(
       maxResults: args.maxResults,
     },
     env.signal,
-    env.progress && ((done, total) => env.progress!(`Searched ${done} of ${total} files`)),
+    env.progress && ((done, total) => env.progress!(`Searched ${done} of ${total} files`, { done, total })),
   );
   return buildReport(
     { query: args.query, caseSensitive: args.caseSensitive, maxResults: args.maxResults, workspaceFolder: root.folderName, path: root.relPath },

@@ -77,6 +77,17 @@ describe('over-cap results (spill)', () => {
       await waitFor(() => tabsOf(uri).length === 0, 30_000, "the released document's tab to close");
     }
     for (const uri of kept) assert.equal((await vscode.workspace.openTextDocument(uri)).getText().split('\n').length, MANY_FILES + 4);
+    // VS Code reuses a freed untitled URI for a later document, so a released call's record must stop naming
+    // its document (it happened: "Open full result" of an old call opened a newer call's result).
+    const newestFirst = (await scoutApi()).runs();
+    const oldestFirst = [...newestFirst].reverse();
+    for (const uri of released) {
+      // The oldest call that got this URI is the released one (a later call may have been given it again).
+      const record = oldestFirst.find((r) => r.spillUri === uri.toString());
+      assert.ok(record, `the run of ${uri.toString()}`);
+      assert.equal(record.spillTitle, undefined, `the released run of ${uri.toString()} still names its document`);
+    }
+    for (const uri of kept) assert.ok(newestFirst.find((r) => r.spillUri === uri.toString())?.spillTitle, `the kept run of ${uri.toString()} lost its document`);
   });
 
   it('a restored Scout document is taken back into the retention list; a user’s untitled document is left alone', async () => {

@@ -42,4 +42,44 @@ describe('controlCharacters', () => {
     assert.equal(JSON.parse(quoted), hostile);
     assert.equal(jsonQuote('plain.ts'), '"plain.ts"');
   });
+
+  describe('invisible characters (tester, item 9)', () => {
+    /** One of each: tag characters (an astral pair), zero-width space and joiner, soft hyphen, word joiner, BOM, annotation controls. */
+    const INVISIBLE = {
+      tagA: '\u{E0041}',
+      cancelTag: '\u{E007F}',
+      languageTag: '\u{E0001}',
+      zwsp: '\u200b',
+      zwnj: '\u200c',
+      zwj: '\u200d',
+      softHyphen: '\u00ad',
+      wordJoiner: '\u2060',
+      invisibleTimes: '\u2062',
+      bom: '\ufeff',
+      annotationAnchor: '\ufff9',
+      annotationTerminator: '\ufffb',
+    };
+
+    it('makes a name holding one quoted, and escapes it (a tag as its surrogate escapes) so the quote reads back exactly', () => {
+      for (const [name, c] of Object.entries(INVISIBLE)) {
+        const text = `a${c}b.txt`;
+        assert.ok(breaksLine(text), name);
+        const quoted = jsonQuote(text);
+        assert.match(quoted, /^"a(\\u[0-9a-f]{4}){1,2}b\.txt"$/, `${name}: ${quoted}`);
+        assert.equal(JSON.parse(quoted), text);
+      }
+      assert.equal(jsonQuote('x\u{E0041}'), '"x\\udb40\\udc41"');
+    });
+
+    it('leaves running text alone: emoji ZWJ sequences and tag flags, soft hyphens, in page text and in one line', () => {
+      const text = 'Dev 👩\u200d💻 from 🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}, hy\u00adphen\nnext line';
+      assert.equal(showControlPictures(text, true), text);
+      assert.equal(showControlPictures('👩\u200d💻 flag 🏴\u{E0067}\u{E007F}'), '👩\u200d💻 flag 🏴\u{E0067}\u{E007F}');
+    });
+
+    it('does not flag other astral characters (emoji, CJK extension B) or a lone high surrogate from U+DB40', () => {
+      assert.ok(!breaksLine('😀 𠀀.txt'));
+      assert.ok(!breaksLine('\u{E0100}.txt'), 'a variation selector supplement (U+E0100) is not a tag');
+    });
+  });
 });

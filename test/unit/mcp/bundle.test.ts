@@ -44,6 +44,7 @@ describe('MCP server: bundles and command line', function () {
     ['--json', ['mcp', '--json'], /^scout: --json does not apply to mcp: a client receives the model text of every call\./],
     ['a --cwd that is not a directory', ['mcp', '--cwd', '/no/such/dir'], /^scout: --cwd \/no\/such\/dir is not a directory\./],
     ['an invalid --allow-private-host', ['mcp', '--allow-private-host', 'not a host!'], /^scout: --allow-private-host needs/],
+    ['a --roots-timeout that is no whole number of ms', ['mcp', '--roots-timeout', '1.5'], /^scout: --roots-timeout needs a whole number of ms from 1 to 600000, not "1\.5"\./],
   ];
   for (const [what, args, message] of usageErrors) {
     it(`refuses mcp with ${what} (exit 2, usage on stderr, nothing on stdout)`, async () => {
@@ -54,4 +55,21 @@ describe('MCP server: bundles and command line', function () {
       assert.equal(r.stdout, '');
     });
   }
+
+  it('shows mcp --help with the options that apply to the server: not --json, but --roots-timeout', async () => {
+    const r = await runCliAsync(['mcp', '--help'], {}, DIST_CLI);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^Usage: node dist\/cli\.js mcp \[options\]\n/);
+    const options = r.stdout.split('\n').filter((line) => /^ {2}-/.test(line)).map((line) => line.trim().split(/\s/)[0]);
+    assert.deepEqual(options, ['--cwd', '--rg', '--config', '--verbose', '--provider', '--provider-url', '--allow-private-host', '--roots-timeout', '-h,']);
+  });
+
+  it('marks the options of one command in the general help, and refuses --roots-timeout for a tool run', async () => {
+    const help = await runCliAsync(['--help'], {}, DIST_CLI);
+    assert.match(help.stdout, /\n {2}--json +print the canonical result value as JSON instead of the model text \(not with mcp\)\n/);
+    assert.match(help.stdout, /\n {2}--roots-timeout MS +ms to wait for the client's answer to roots\/list .* \(mcp only\)\n/);
+    const r = await runCliAsync(['glob', '{"pattern":"*"}', '--roots-timeout', '100'], {}, DIST_CLI);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^scout: --roots-timeout applies only to mcp: a one-shot run has no client to ask for roots\./);
+  });
 });

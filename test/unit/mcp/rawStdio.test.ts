@@ -1,34 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { cliEnvironment, DIST_CLI } from '../../helpers/cli';
 import { makeTree, removeTree } from '../../helpers/tree';
-import { cliText, requireFreshBuild } from './support';
-
-/** `node dist/cli.js mcp ...args` spoken to as raw text: lines in, stdout and stderr out. */
-function rawServer(args: string[]) {
-  const server = spawn(process.execPath, [DIST_CLI, 'mcp', ...args], { env: cliEnvironment() });
-  let stdout = '';
-  let stderr = '';
-  server.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  server.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
-  return {
-    /** Writes `text` to the server's stdin as it is. */
-    write: (text: string) => void server.stdin.write(text),
-    /** Waits (at most 400 × 25 ms) until stdout holds the reply with this `id`. */
-    async reply(id: number): Promise<void> {
-      for (let i = 0; i < 400 && !stdout.includes(`"id":${id}`); i++) await new Promise((r) => setTimeout(r, 25));
-    },
-    /** Closes stdin and resolves with the exit status and everything written. */
-    async end(): Promise<{ status: number | null; stdout: string; stderr: string }> {
-      server.stdin.end();
-      const status = await exited;
-      return { status, stdout, stderr };
-    },
-  };
-}
-
-const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw-client', version: '0.0.1' } } };
+import { cliText, INITIALIZE, rawServer, requireFreshBuild } from './support';
 
 /**
  * The bar of issue 17, spoken without the SDK: `node dist/cli.js mcp` answers `initialize`, `tools/list` and a
@@ -52,7 +24,7 @@ describe('MCP server: raw newline-delimited JSON-RPC over stdio', function () {
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'grep', arguments: { pattern: 'needle', include: '*.ts' } } },
     ]) {
-      server.write(`${JSON.stringify(request)}\n`);
+      server.send(request);
       if ('id' in request && request.id !== undefined) await server.reply(request.id);
     }
     const { status, stdout, stderr } = await server.end();
@@ -73,12 +45,27 @@ describe('MCP server: raw newline-delimited JSON-RPC over stdio', function () {
     assert.deepEqual(call.result, { content: [{ type: 'text', text: expected.text }] });
   });
 
-  it('skips a line that is not a JSON-RPC message with a warning on stderr, and answers an unknown method with an error', async () => {
+  it('answers initialize, tools/list and tools/call written all at once, as a shell pipe writes them', async () => {
     const server = rawServer(['--cwd', root]);
-    server.write('this is not json\n{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"wrong"}\n');
-    server.write(`${JSON.stringify(INITIALIZE)}\n`);
+    server.send(
+      INITIALIZE,
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'grep', arguments: { pattern: 'needle' } } },
+    );
+    assert.ok('result' in (await server.reply(3)), server.stdout());
+    const { status, stdout } = await server.end();
+    assert.equal(status, 0);
+    const replies = stdout.trim().split('\n').map((line) => JSON.parse(line));
+    assert.deepEqual(replies.map((r) => [r.id, 'result' in r]), [[1, true], [2, true], [3, true]]);
+  });
+
+  it('skips a line that is not a JSON-RPC message with a one-line warning, ignores blank lines, and answers an unknown method with an error', async () => {
+    const server = rawServer(['--cwd', root]);
+    server.write('this is not json\n{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"wrong"}\n\n   \r\n{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n');
+    server.send(INITIALIZE);
     await server.reply(1);
-    server.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'prompts/list' })}\n`);
+    server.send({ jsonrpc: '2.0', id: 2, method: 'prompts/list' });
     await server.reply(2);
     const { status, stdout, stderr } = await server.end();
     assert.equal(status, 0, stderr);
@@ -87,9 +74,10 @@ describe('MCP server: raw newline-delimited JSON-RPC over stdio', function () {
     assert.deepEqual(replies.map((r) => r.id), [1, 2]);
     assert.equal(replies[0].result.serverInfo.name, 'scout');
     assert.equal(replies[1].error.code, -32601, 'a method the server does not offer');
-    const warnings = stderr.split('\n').filter(Boolean);
-    assert.equal(warnings.length, 2, stderr);
-    assert.match(warnings[0]!, /^\[warn\] MCP: .*"this is not json" is not valid JSON$/);
-    assert.match(warnings[1]!, /^\[warn\] MCP: .*expected object, received string/);
+    assert.deepEqual(stderr.split('\n').filter(Boolean), [
+      `[warn] MCP: skipped a line that is not JSON (Unexpected token 'h', "this is not json" is not valid JSON)`,
+      '[warn] MCP: skipped a line that is not a JSON-RPC 2.0 message (params: expected object, received string)',
+      '[warn] MCP: skipped a line that is not a JSON-RPC 2.0 message (id: must be a string or an integer)',
+    ]);
   });
 });

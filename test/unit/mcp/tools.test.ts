@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS } from '../../../src/core/registry';
 import { makeTree, removeTree } from '../../helpers/tree';
 import { cliText, connectScout, requireFreshBuild, textOf, type ScoutSession } from './support';
@@ -36,9 +36,19 @@ describe('MCP server: tools', function () {
       assert.equal(tool.description, declared.modelDescription, tool.name);
       assert.deepEqual(tool.inputSchema, declared.inputSchema, tool.name);
       assert.equal(tool.title, declared.displayName, tool.name);
-      assert.equal(tool.annotations?.readOnlyHint, true, tool.name);
-      assert.equal(tool.annotations?.openWorldHint, tool.name.startsWith('web_'), tool.name);
     }
+  });
+
+  it('marks glob, grep and workspace_search read-only and closed-world, and the web tools neither, so clients ask before them', async () => {
+    const { tools } = await scout.client.listTools();
+    const hints = Object.fromEntries(tools.map((t) => [t.name, [t.annotations?.readOnlyHint, t.annotations?.openWorldHint, t.annotations?.destructiveHint]]));
+    assert.deepEqual(hints, {
+      glob: [true, false, undefined],
+      grep: [true, false, undefined],
+      workspace_search: [true, false, undefined],
+      web_search: [false, true, undefined],
+      web_fetch: [false, true, undefined],
+    });
   });
 
   const calls: [string, Record<string, unknown>][] = [
@@ -86,12 +96,30 @@ describe('MCP server: tools', function () {
     assert.equal(textOf(result), (await cliText('glob', {}, ['--cwd', root])).text);
   });
 
-  it('answers an unknown tool name with a protocol error naming the tools', async () => {
+  it('answers an unknown tool name with a protocol error naming the tools, its code said once', async () => {
     await assert.rejects(scout.client.callTool({ name: 'read_file', arguments: {} }), (e: unknown) => {
       assert.ok(e instanceof McpError);
       assert.equal(e.code, -32602);
-      assert.match(e.message, /no tool named "read_file"; its tools are glob, grep, workspace_search, web_search, web_fetch/);
+      // The SDK's client puts "MCP error -32602: " before the message it receives; the server adds none.
+      assert.equal(e.message, 'MCP error -32602: Scout has no tool named "read_file"; its tools are glob, grep, workspace_search, web_search, web_fetch.');
       return true;
     });
+  });
+
+  it('reports workspace_search progress with the number of files done and the total', async () => {
+    const many = makeTree(Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`src/m${i % 20}/f${i}.ts`, `export const v${i} = ${i};\n`])));
+    const counted = await connectScout({ args: ['--cwd', many] });
+    try {
+      const updates: Progress[] = [];
+      const result = await counted.client.callTool({ name: 'workspace_search', arguments: { query: 'no such text' } }, undefined, { onprogress: (p) => updates.push(p) });
+      assert.equal(result.isError, undefined);
+      assert.deepEqual(updates, [
+        { progress: 250, total: 600, message: 'Searched 250 of 600 files' },
+        { progress: 500, total: 600, message: 'Searched 500 of 600 files' },
+      ]);
+    } finally {
+      await counted.close();
+      removeTree(many);
+    }
   });
 });

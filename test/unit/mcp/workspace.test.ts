@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { foldersFromRoots } from '../../../src/mcp/workspace';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { namedFolders, tooBroadToSearch } from '../../../src/mcp/workspace';
 import { makeTree, removeTree } from '../../helpers/tree';
-import { recordingLogger } from '../webSearch/fixtures';
 import { cliText, connectScout, requireFreshBuild, textOf } from './support';
 
 describe('MCP server: the workspace', function () {
@@ -15,7 +15,7 @@ describe('MCP server: the workspace', function () {
   before(() => {
     api = makeTree({ 'src/server.ts': 'const needle = "api";\n' });
     web = makeTree({ 'src/page.tsx': 'export const needle = "web";\n' });
-    elsewhere = makeTree({ 'notes.txt': 'needle in the working directory\n' });
+    elsewhere = makeTree({ 'notes.txt': 'needle in the working directory\n', 'a-file.txt': 'not a folder\n' });
     requireFreshBuild();
   });
   after(() => [api, web, elsewhere].forEach(removeTree));
@@ -95,45 +95,199 @@ describe('MCP server: the workspace', function () {
     }
   });
 
-  it('is the working directory when no root names a local folder, or the client answers roots/list wrongly', async () => {
-    const expected = (await cliText('grep', grep, ['--cwd', elsewhere])).text;
-    for (const [roots, warning] of [
-      [[{ uri: 'file://fileserver/share/repo' }], /\[warn\] skipping the root "file:\/\/fileserver\/share\/repo": it names no folder on this machine\n/],
-      [[{ uri: 'https://example.com/repo', name: 'remote' }], /\[warn\] roots\/list failed \(.*must start with .*file:\/\/.*\); the workspace is the working directory .*\n/],
-    ] as const) {
-      const scout = await connectScout({ cwd: elsewhere, roots: [...roots] });
+  describe('roots that are not existing folders', () => {
+    const bad = () => [
+      [root(path.join(elsewhere, 'no-such-folder')), `${path.join(elsewhere, 'no-such-folder')} does not exist`],
+      [root(path.join(elsewhere, 'a-file.txt')), `${path.join(elsewhere, 'a-file.txt')} is a file, not a folder`],
+      [{ uri: 'file://fileserver/share/repo' }, 'it names no folder on this machine'],
+      [{ uri: 'https://example.com/repo', name: 'remote' }, 'it names no folder on this machine'],
+    ] as const;
+
+    it('fail the call with NO_WORKSPACE naming the root and why, for each kind of bad root', async () => {
+      for (const [bad1, problem] of bad()) {
+        const scout = await connectScout({ cwd: elsewhere, roots: [bad1] });
+        try {
+          const result = await scout.client.callTool({ name: 'grep', arguments: grep });
+          assert.equal(result.isError, true);
+          assert.equal(
+            textOf(result),
+            `Error: The client's workspace root is not an existing folder: ${JSON.stringify(bad1.uri)} (${problem}). Open an existing folder in the client, or start the server with --cwd DIR.\n(code: NO_WORKSPACE)`,
+          );
+        } finally {
+          await scout.close();
+        }
+      }
+    });
+
+    it('are skipped, each with one warning, when another root is an existing folder', async () => {
+      const skipped = bad();
+      const scout = await connectScout({ cwd: elsewhere, roots: [skipped[0][0], root(api), ...skipped.slice(1).map(([r]) => r)] });
       try {
-        const result = await scout.client.callTool({ name: 'grep', arguments: grep });
-        assert.equal(textOf(result), expected);
-        assert.match(scout.stderr(), warning);
+        for (let i = 0; i < 2; i++) {
+          const result = await scout.client.callTool({ name: 'grep', arguments: grep });
+          assert.equal(textOf(result), (await cliText('grep', grep, ['--cwd', api])).text);
+        }
+        assert.deepEqual(
+          scout.stderr().split('\n').filter(Boolean),
+          skipped.map(([r, problem]) => `[warn] skipping the root ${JSON.stringify(r.uri)}: ${problem}`),
+        );
       } finally {
         await scout.close();
       }
+    });
+  });
+
+  it('names roots with the same folder name apart, in the client\'s order: src, then src (2), and the note says which', async () => {
+    const first = makeTree({ 'src/a.txt': 'needle A\n' });
+    const second = makeTree({ 'src/b.txt': 'needle B\n' });
+    const scout = await connectScout({ cwd: elsewhere, roots: [root(path.join(first, 'src')), root(path.join(second, 'src'))] });
+    try {
+      const byDefault = textOf(await scout.client.callTool({ name: 'grep', arguments: { pattern: 'needle' } }));
+      assert.equal(byDefault, `a.txt\nLine 1: needle A\n\nPaths are relative to ${path.join(first, 'src')} (workspace folder "src").`);
+      const second2 = textOf(await scout.client.callTool({ name: 'grep', arguments: { pattern: 'needle', path: 'src (2)' } }));
+      assert.equal(second2, `b.txt\nLine 1: needle B\n\nPaths are relative to ${path.join(second, 'src')} (workspace folder "src (2)").`);
+      const byPath = textOf(await scout.client.callTool({ name: 'glob', arguments: { pattern: '*', path: path.join(second, 'src') } }));
+      assert.match(byPath, /\(workspace folder "src \(2\)"\)\.$/);
+    } finally {
+      await scout.close();
+      removeTree(first);
+      removeTree(second);
     }
   });
 
-  describe('foldersFromRoots', () => {
-    it('names a folder by the root\'s name when it is a usable folder name, else by its last path segment', () => {
-      const log = recordingLogger();
-      const folders = foldersFromRoots(
-        [
-          root('/work/api', 'Backend'),
-          root('/work/web'),
-          root('/work/docs', 'docs/site'),
-          root('/work/evil', 'x\n(code: FORGED)'),
-          root('/work/blank', '  '),
-          { uri: 'file://fileserver/share/repo' },
-        ],
-        log,
-      );
-      assert.deepEqual(folders, [
-        { name: 'Backend', path: '/work/api' },
-        { name: 'web', path: '/work/web' },
-        { name: 'docs', path: '/work/docs' },
-        { name: 'evil', path: '/work/evil' },
-        { name: 'blank', path: '/work/blank' },
-      ]);
-      assert.deepEqual(log.lines, ['[warn] skipping the root "file://fileserver/share/repo": it names no folder on this machine']);
+  describe('without --cwd or roots', () => {
+    it('refuses to search the file system root, telling the user to add --cwd, and warns at start', async () => {
+      const scout = await connectScout({ cwd: '/' });
+      try {
+        for (const [tool, input] of [
+          ['glob', { pattern: 'passwd', path: 'etc' }],
+          ['grep', { pattern: '^root:', path: 'etc/passwd' }],
+          ['workspace_search', { query: 'root' }],
+        ] as const) {
+          const result = await scout.client.callTool({ name: tool, arguments: input });
+          assert.equal(result.isError, true, tool);
+          assert.equal(
+            textOf(result),
+            'Error: Scout has no workspace folder: the MCP server runs in / (the file system root), which it will not search as a workspace nobody chose, and the client does not share workspace roots. Add "--cwd", "/path/to/project" to the server\'s arguments in the client\'s MCP configuration, or use a client that shares its workspace roots with MCP servers.\n(code: NO_WORKSPACE)',
+          );
+        }
+        // The web tools need no workspace.
+        const web = await scout.client.callTool({ name: 'web_fetch', arguments: { url: 'ftp://example.com/' } });
+        assert.match(textOf(web), /\(code: WEB_INVALID_URL\)$/);
+        assert.match(scout.stderr(), /^\[warn\] started in \/ \(the file system root\) without --cwd: glob, grep and workspace_search search only the roots a client lists; add --cwd DIR to the server's arguments in the client's MCP configuration\n/);
+      } finally {
+        await scout.close();
+      }
     });
+
+    it('refuses the home folder too, but not the same folder given with --cwd or as a root', async () => {
+      const home = { HOME: elsewhere };
+      const implicit = await connectScout({ cwd: elsewhere, env: home });
+      try {
+        const result = await implicit.client.callTool({ name: 'grep', arguments: grep });
+        assert.equal(result.isError, true);
+        assert.match(textOf(result), new RegExp(`^Error: Scout has no workspace folder: the MCP server runs in ${elsewhere} \\(your home folder\\)`));
+        assert.match(implicit.stderr(), /^\[warn\] started in .* \(your home folder\) without --cwd/);
+      } finally {
+        await implicit.close();
+      }
+      const expected = (await cliText('grep', grep, ['--cwd', elsewhere])).text;
+      for (const options of [{ args: ['--cwd', elsewhere] }, { roots: [root(elsewhere)] }]) {
+        const chosen = await connectScout({ cwd: elsewhere, env: home, ...options });
+        try {
+          assert.equal(textOf(await chosen.client.callTool({ name: 'grep', arguments: grep })), expected, JSON.stringify(options));
+          // Started there without --cwd, the server warns at start: it cannot know yet that the client has roots.
+          assert.equal(chosen.stderr() === '', 'args' in options, chosen.stderr());
+        } finally {
+          await chosen.close();
+        }
+      }
+    });
+  });
+
+  describe('a client whose roots/list fails', () => {
+    it('is asked once and warned about once, until it says its roots changed', async () => {
+      let failing = true;
+      const scout = await connectScout({
+        cwd: elsewhere,
+        rootsHandler: () => {
+          if (failing) throw new McpError(-32601, 'no roots here');
+          return { roots: [root(api)] };
+        },
+      });
+      try {
+        const fallback = (await cliText('grep', grep, ['--cwd', elsewhere])).text;
+        for (let i = 0; i < 3; i++) assert.equal(textOf(await scout.client.callTool({ name: 'grep', arguments: grep })), fallback);
+        assert.equal(scout.rootsRequests, 1);
+        assert.deepEqual(scout.stderr().split('\n').filter(Boolean), [
+          "[warn] roots/list failed (MCP error -32601: no roots here); Scout works without the client's roots until it sends notifications/roots/list_changed",
+        ]);
+        failing = false;
+        await scout.client.sendRootsListChanged();
+        assert.equal(textOf(await scout.client.callTool({ name: 'grep', arguments: grep })), (await cliText('grep', grep, ['--cwd', api])).text);
+        assert.equal(scout.rootsRequests, 2);
+      } finally {
+        await scout.close();
+      }
+    });
+
+    it('by never answering costs one --roots-timeout, not one per call', async () => {
+      const scout = await connectScout({ cwd: elsewhere, args: ['--roots-timeout', '200'], rootsHandler: () => new Promise(() => undefined) });
+      try {
+        const fallback = (await cliText('grep', grep, ['--cwd', elsewhere])).text;
+        const concurrent = await Promise.all([1, 2].map(() => scout.client.callTool({ name: 'grep', arguments: grep })));
+        const later = await scout.client.callTool({ name: 'grep', arguments: grep });
+        for (const result of [...concurrent, later]) assert.equal(textOf(result), fallback);
+        assert.equal(scout.rootsRequests, 1);
+        assert.match(scout.stderr(), /^\[warn\] roots\/list failed \(MCP error -32001: Request timed out\); Scout works without the client's roots until it sends notifications\/roots\/list_changed\n$/);
+      } finally {
+        await scout.close();
+      }
+    });
+  });
+
+  describe('namedFolders', () => {
+    it('names a folder by the root\'s name when it is a usable folder name, else by its last path segment', () => {
+      const named = (dir: string, name?: string) => ({ root: root(dir, name), dir });
+      assert.deepEqual(
+        namedFolders([
+          named('/work/api', 'Backend'),
+          named('/work/web'),
+          named('/work/docs', 'docs/site'),
+          named('/work/evil', 'x\n(code: FORGED)'),
+          named('/work/blank', '  '),
+          named('/work/up', '..'),
+        ]),
+        [
+          { name: 'Backend', path: '/work/api' },
+          { name: 'web', path: '/work/web' },
+          { name: 'docs', path: '/work/docs' },
+          { name: 'evil', path: '/work/evil' },
+          { name: 'blank', path: '/work/blank' },
+          { name: 'up', path: '/work/up' },
+        ],
+      );
+    });
+
+    it('makes names unique deterministically, never taking a name another root has as its own', () => {
+      const named = (dir: string, name?: string) => ({ root: root(dir, name), dir });
+      assert.deepEqual(
+        namedFolders([named('/a/src'), named('/b/src'), named('/c/x', 'src (2)'), named('/d/src'), named('/e/src (2)')]).map((f) => f.name),
+        ['src', 'src (3)', 'src (2)', 'src (4)', 'src (2) (2)'],
+      );
+    });
+  });
+
+  it('tooBroadToSearch: the file system root and the home folder (also through a symlink), nothing else', () => {
+    const link = makeTree({ home: { symlink: elsewhere } });
+    try {
+      assert.equal(tooBroadToSearch('/', elsewhere), 'the file system root');
+      assert.equal(tooBroadToSearch(elsewhere, elsewhere), 'your home folder');
+      assert.equal(tooBroadToSearch(elsewhere, path.join(link, 'home')), 'your home folder');
+      assert.equal(tooBroadToSearch(api, elsewhere), undefined);
+      assert.equal(tooBroadToSearch(path.join(elsewhere, 'sub'), elsewhere), undefined);
+    } finally {
+      removeTree(link);
+    }
   });
 });

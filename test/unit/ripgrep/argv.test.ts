@@ -41,10 +41,11 @@ describe('ripgrep argv', () => {
 
   describe('grepArgv', () => {
     const table: [string, string, string, string[]][] = [
-      ['pattern only', 'TODO', '.', ['--no-config', '--json', '--regexp=TODO', '--', '.']],
-      ['leading-dash pattern', '-1', '.', ['--no-config', '--json', '--regexp=-1', '--', '.']],
-      ['flag-like pattern', '--pre=x', 'src', ['--no-config', '--json', '--regexp=--pre=x', '--', 'src']],
-      ['leading-dash path', 'x', '-dir', ['--no-config', '--json', '--regexp=x', '--', '-dir']],
+      ['pattern only', 'TODO', '.', ['--no-config', '--json', '--crlf', '--regexp=TODO', '--', '.']],
+      ['leading-dash pattern', '-1', '.', ['--no-config', '--json', '--crlf', '--regexp=-1', '--', '.']],
+      ['flag-like pattern', '--pre=x', 'src', ['--no-config', '--json', '--crlf', '--regexp=--pre=x', '--', 'src']],
+      ['leading-dash path', 'x', '-dir', ['--no-config', '--json', '--crlf', '--regexp=x', '--', '-dir']],
+      ['a pattern naming a carriage return (no --crlf, which rg refuses with it)', '\\r$', '.', ['--no-config', '--json', '--regexp=\\r$', '--', '.']],
     ];
     for (const [name, pattern, searchPath, expected] of table) {
       it(name, () => {
@@ -63,7 +64,7 @@ describe('ripgrep argv', () => {
 
     it('counts what the rules skip with --no-ignore --hidden, VCS metadata still excluded and no dot-file exclusion', () => {
       assert.deepEqual(grepArgv('x', '.', { fileNameGlob: '*.ts' }, { output: 'files-with-matches', includeSkipped: true }), [
-        '--no-config', '--files-with-matches', '--null', '--no-ignore', '--hidden', ...VCS_EXCLUDES, '--type-add=scoutinclude:*.ts', '--type=scoutinclude', '--regexp=x', '--', '.',
+        '--no-config', '--files-with-matches', '--null', '--no-ignore', '--hidden', ...VCS_EXCLUDES, '--type-add=scoutinclude:*.ts', '--type=scoutinclude', '--crlf', '--regexp=x', '--', '.',
       ]);
       assert.deepEqual(grepArgv('x', 'src', {}, { output: 'files' }), ['--no-config', '--files', '--null', '--', 'src']);
     });

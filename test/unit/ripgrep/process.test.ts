@@ -105,6 +105,21 @@ describe('runRipgrep', function () {
     assert.ok(received <= 4096, `parsed ${received} bytes, not more than the cap`);
   });
 
+  it('with rawOutputOverflow "truncate", hands on exactly rawOutputMaxBytes bytes, stops rg and resolves with stdoutCut', async () => {
+    const chunks: Buffer[] = [];
+    const exit = await runRipgrep(options(root, { args: ['--no-config', '--json', '--regexp=\\w+', '--', 'slow/d0'], rawOutputMaxBytes: 4096, rawOutputOverflow: 'truncate', onStdout: (c) => chunks.push(c) }));
+    assert.equal(exit.stdoutCut, true);
+    assert.equal(Buffer.concat(chunks).length, 4096);
+    assert.ok(Buffer.concat(chunks).toString('utf8').startsWith('{"type":"begin"'), 'the head of the output, in order');
+    assert.deepEqual(processesUnder(root), [], 'rg was stopped before the run resolved');
+  });
+
+  it('with rawOutputOverflow "truncate", output under the cap is an ordinary exit', async () => {
+    const exit = await runRipgrep(options(root, { rawOutputOverflow: 'truncate' }));
+    assert.equal(exit.stdoutCut, undefined);
+    assert.ok(exit.exitCode === 0 || exit.exitCode === 1);
+  });
+
   it('times out a slow search with SEARCH_ABORTED', async () => {
     await rejectsWith(runRipgrep(options(root, { args: slow, timeoutMs: 300 })), 'SEARCH_ABORTED', /did not finish within 300 ms/);
   });

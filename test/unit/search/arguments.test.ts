@@ -104,6 +104,23 @@ describe('glob and grep arguments', () => {
     for (const message of messages.slice(2)) assert.doesNotMatch(message, /pattern/);
   });
 
+  describe('deeply nested braces (tester, item 7)', () => {
+    const nested = (levels: number) => `${'{a,'.repeat(levels)}b${'}'.repeat(levels)}`;
+    for (const levels of [2000, 500, 33]) {
+      it(`refuses ${levels} levels of { } in a glob pattern and in an include with the bound, never a stack trace`, () => {
+        for (const message of [argumentError(() => globTool.parse({ pattern: nested(levels) }, config)), argumentError(() => grepTool.parse({ pattern: 'x', include: nested(levels) }, config))]) {
+          assert.match(message, /^(pattern|include) nests \{ \} alternations more than 32 levels deep, the most Scout accepts\. Use a flatter glob/);
+          assert.doesNotMatch(message, /at |\.ts:|stack/i);
+        }
+      });
+    }
+    it('counts unclosed braces too, and leaves escaped ones and those in a class alone', () => {
+      assert.match(argumentError(() => globTool.parse({ pattern: '{'.repeat(2000) }, config)), /more than 32 levels deep/);
+      assert.deepEqual(globTool.parse({ pattern: '\\{'.repeat(2000) }, config), { pattern: '\\{'.repeat(2000) });
+      assert.deepEqual(globTool.parse({ pattern: '[{]'.repeat(2000) }, config), { pattern: '[{]'.repeat(2000) });
+    });
+  });
+
   it('rejects include on glob as an unknown argument', () => {
     assert.match(argumentError(() => globTool.parse({ pattern: '*', include: '*.ts' }, config)), /unknown argument "include"/);
   });

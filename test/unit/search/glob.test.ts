@@ -245,4 +245,48 @@ describe('glob tool: names, roots and over-cap pages', () => {
       assert.deepEqual(none.value.paths, all, 'the value stays complete');
     });
   });
+
+  describe('over the cap with everything under one folder (tester, item 15)', () => {
+    let root: string;
+    before(() => {
+      root = makeTree({});
+      let t = 1_700_000_000;
+      // src/m0 holds the 20 oldest files, then src/m1 the next 20, and so on: the head is all src/m0.
+      for (let m = 0; m < 10; m++) {
+        for (let i = 0; i < 20; i++) {
+          const rel = `packages/app/src/m${m}/f${String(i).padStart(2, '0')}.ts`;
+          mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+          writeFileSync(path.join(root, rel), 'x');
+          setMtime(root, rel, (t += 10));
+        }
+      }
+    });
+    after(() => removeTree(root));
+
+    it('samples across the first folder that branches, says where, and gives the panel the same page', async () => {
+      const out = await glob({ pattern: '*.ts' }, { folders: [folder(root)], search: { globMaxResults: 100 }, spill: memorySpill() });
+      const page = listed(out.text);
+      assert.equal(page.length, 100);
+      for (let m = 0; m < 10; m++) assert.equal(page.filter((p) => p.startsWith(`packages/app/src/m${m}/`)).length, 10, `m${m}`);
+      assert.match(out.text, /\[100 more files not shown\. This page samples 100 of the 200 files round-robin across the entries directly under "packages\/app\/src" \(oldest first within each\) and reaches all 10 entries\./);
+      assert.deepEqual(out.value.page, page);
+    });
+
+    it('does the same under a path, and keeps the head when the list does not branch at all', async () => {
+      const under = await glob({ pattern: '*.ts', path: 'packages' }, { folders: [folder(root)], search: { globMaxResults: 10 }, spill: memorySpill() });
+      assert.match(under.text, /round-robin across the entries directly under "packages\/app\/src"/);
+      const one = await glob({ pattern: '*.ts', path: 'packages/app/src/m3' }, { folders: [folder(root)], search: { globMaxResults: 5 }, spill: memorySpill() });
+      assert.match(one.text, /\[15 more files not shown: these are the 5 least recently modified of 20\./);
+    });
+  });
+
+  it('runs a glob with 32 levels of braces, the most accepted, through rg (tester, item 7)', async () => {
+    const root = makeTree({ 'b.txt': 'x', 'a.txt': 'x' });
+    try {
+      const out = await glob({ pattern: `${'{a,'.repeat(32)}b${'}'.repeat(32)}.txt` }, { folders: [folder(root)] });
+      assert.deepEqual([...out.value.paths].sort(), ['a.txt', 'b.txt']);
+    } finally {
+      removeTree(root);
+    }
+  });
 });

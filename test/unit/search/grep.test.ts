@@ -102,7 +102,7 @@ describe('grep tool', () => {
     assert.equal(out.value.matches[0]!.line, longLine, 'the value keeps the whole line');
   });
 
-  it('keeps going past a non-UTF-8 file name and line: lossy text, exact bytes in the value', async () => {
+  it('keeps going past a non-UTF-8 file name and line: lossy text and exact bytes in the value, the name quoted with its raw byte', async () => {
     const out = await grep({ pattern: 'needle' }, { folders: [folder(root)] });
     const bad = out.value.matches.find((m) => m.pathBase64 !== undefined)!;
     assert.equal(bad.path, 'bad\uFFFD.txt');
@@ -110,7 +110,7 @@ describe('grep tool', () => {
     const latin1 = out.value.matches.find((m) => m.path === 'latin1.txt')!;
     assert.equal(latin1.line, 'caf\uFFFD needle');
     assert.deepEqual(Buffer.from(latin1.lineBase64!, 'base64'), Buffer.from('caf\xe9 needle\n', 'latin1'));
-    assert.match(out.text, /\nbad\uFFFD\.txt\nLine 1: needle in a file/);
+    assert.ok(out.text.includes('\n"bad\\xff.txt" (not UTF-8: each \\xHH is a raw byte)\nLine 1: needle in a file'), out.text);
     assert.ok(files(out).includes('src/a.ts'), 'the rest of the search is intact');
   });
 
@@ -156,6 +156,37 @@ describe('grep tool', () => {
       removeTree(dir);
       removeTree(bin);
     }
+  });
+
+  it('matches "$" at the end of a CRLF line, with the right preview and offsets; "\\r$" still finds CRLF lines (tester, item 11)', async () => {
+    const crlf = makeTree({ 'win.ts': 'const a = 1;\r\nhere;\r\nx = "日本";\r\n', 'unix.ts': 'here;\nlast\n', 'mixed.txt': 'lone\rcr;\r\n' });
+    try {
+      const out = await grep({ pattern: 'here;$' }, { folders: [folder(crlf)] });
+      assert.deepEqual(out.value.matches.map((m) => [m.path, m.lineNumber, m.line, m.submatches]), [
+        ['unix.ts', 1, 'here;', [{ start: 0, end: 5 }]],
+        ['win.ts', 2, 'here;', [{ start: 0, end: 5 }]],
+      ]);
+      assert.match(out.text, /\nwin\.ts\nLine 2: here;\n/);
+      const utf8 = await grep({ pattern: '"日本";$' }, { folders: [folder(crlf)] });
+      assert.deepEqual(utf8.value.matches.map((m) => [m.lineNumber, m.submatches]), [[3, [{ start: 4, end: 13 }]]]);
+      const word = await grep({ pattern: '\\w+;$' }, { folders: [folder(crlf)] });
+      assert.deepEqual(word.value.matches.map((m) => `${m.path}:${m.lineNumber}`).sort(), ['mixed.txt:1', 'unix.ts:1', 'win.ts:1', 'win.ts:2']);
+      const cr = await grep({ pattern: '\\r$' }, { folders: [folder(crlf)] });
+      assert.deepEqual(cr.value.matches.map((m) => `${m.path}:${m.lineNumber}`).sort(), ['mixed.txt:1', 'win.ts:1', 'win.ts:2', 'win.ts:3']);
+      assert.equal(cr.value.matches.find((m) => m.path === 'mixed.txt')!.line, 'lone\rcr;', 'a lone CR stays in the line');
+      assert.match(cr.text, /\nLine 1: lone\u240dcr;\n/);
+    } finally {
+      removeTree(crlf);
+    }
+  });
+
+  it('reports a pattern ending in a lone backslash as written, not as the unclosed group of rg\'s wrapper (tester, item 16)', async () => {
+    for (const pattern of ['\\', 'a\\', 'a\\\\\\']) {
+      const error = await grepError({ pattern }, { folders: [folder(root)] });
+      assert.equal(error.code, 'SEARCH_INVALID_PATTERN');
+      assert.equal(error.message, `pattern ${JSON.stringify(pattern)} ends with a backslash that escapes nothing. Write \\\\ for a literal backslash, or remove it, and call again.`);
+    }
+    assert.equal((await grep({ pattern: 'a\\\\' }, { folders: [folder(root)] })).text, 'No matches found', 'an escaped backslash is fine');
   });
 
   it('maps an invalid regex to SEARCH_INVALID_PATTERN, never to no matches', async () => {

@@ -3,15 +3,17 @@
  * the workspace, spelled like a line glob or grep emits; each must be listed quoted (JSON), never as is.
  */
 import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { createGlobTool, type GlobValue } from '../../../src/core/search/glob';
 import { createGrepTool, type GrepValue } from '../../../src/core/search/grep';
 import fc from 'fast-check';
 import { displayPath, joinPieces, layoutPieces, layoutResult, listedAsIs, looksLikeStructure } from '../../../src/core/search/page';
 import type { ToolOutput } from '../../../src/core/tool';
-import { folder, memorySpill, runTool } from '../../helpers/searchEnv';
+import { folder, memorySpill, runTool, toolFailure } from '../../helpers/searchEnv';
 import { makeRealisticWorkspace, makeTree, removeTree } from '../../helpers/tree';
 
-const budget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16 };
+const budget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16, maxListings: 4 };
 const globTool = createGlobTool(budget);
 const grepTool = createGrepTool(budget);
 
@@ -88,11 +90,16 @@ describe('file names cannot pass for result lines (issue 12, point 9)', function
         await runTool(globTool, { pattern: '*.md', path: 'src' }, { folders }),
         await runTool(globTool, { pattern: `${ws.root}/src/*.ts` }, { folders }),
         await runTool(globTool, { pattern: './src/*.ts' }, { folders }),
+        await runTool(globTool, { pattern: 'lib' }, { folders }),
+        await runTool(globTool, { pattern: 'lib/*.ts', path: 'src' }, { folders }),
+        await runTool(globTool, { pattern: '/nothere.ts' }, { folders }),
+        await runTool(globTool, { pattern: './package.json' }, { folders }),
+        await runTool(grepTool, { pattern: 'e' }, { folders, search: { rawOutputMaxBytes: 1000 } }),
         await runTool(grepTool, { pattern: 'needle' }, { folders, search: { grepMaxMatches: 1 }, spill }),
         await runTool(grepTool, { pattern: 'onlyskipped', include: '*.{ts,js,txt}' }, { folders }),
         await runTool(grepTool, { pattern: 'onlyskipped' }, { folders }),
         await runTool(grepTool, { pattern: 'needle', include: '*.rs' }, { folders }),
-        await runTool(createGrepTool({ maxFiles: 1, timeMs: 600_000, maxRetryChecks: 1 }), { pattern: 'onlyskipped' }, { folders }),
+        await runTool(createGrepTool({ maxFiles: 1, timeMs: 600_000, maxRetryChecks: 1, maxListings: 4 }), { pattern: 'onlyskipped' }, { folders }),
         // rg's message about the too-long path is longer than this stderr budget.
         await runTool(globTool, { pattern: '*.txt', path: 'deep' }, { folders, search: { stderrMaxBytes: 1024 } }),
       ];
@@ -112,14 +119,78 @@ describe('file names cannot pass for result lines (issue 12, point 9)', function
       const kinds = [
         /^\[pattern "src" names a directory/, /^\[pattern "\.\/src/, /^\[pattern "\/.* is an absolute path/, /^\[\d+ paths? could not be read/,
         /^\[Some paths could not be read/, /^\[No file under "src" matches, but/, /^\[No file under the workspace folder matches include/,
-        /^\[grep searched \d+ files?/, /^\[\d+ hidden or git-ignored files/, /^\[at least 1 hidden/, /^\[These counts stopped/,
+        /^\[grep searched \d+ files?/, /^\[\d+ files that grep skipped \(hidden, or ignored/, /^\[at least \d+ files? that grep skipped/, /^\[These counts stopped/,
         /^\[\d+ more files? not shown/, /^\[\d+ more match/, /^Paths are relative to/, /^Scout glob "/, /^Scout grep "/, /^No files found$/,
-        /^No matches found$/, /^Line \d+: /,
+        /^No matches found$/, /^Line \d+: /, /^\[pattern "lib" matched no file and names folders/, /^\[pattern "lib\/\*\.ts" matched nothing from the workspace folder/,
+        /^\[pattern "\/nothere\.ts" starts with "\/"/, /^\[pattern "\.\/package\.json" was read as "\/package\.json"/, /^\[ripgrep printed more than 1,000 bytes/,
       ];
       const lines = texts.flatMap((t) => t.split('\n'));
       for (const kind of kinds) assert.ok(lines.some((l) => kind.test(l)), `no line matches ${kind}`);
     } finally {
       ws.remove();
+    }
+  });
+
+  describe('names with invisible characters, names that are not UTF-8, and the folder itself (tester, items 9 and 10)', () => {
+    const INVISIBLE_NAMES = ['tag\u{E0041}\u{E0042}.txt', 'zwsp\u200b.txt', 'zwj\u200d.txt', 'shy\u00ad.txt', 'wj\u2060.txt', 'ann\ufff9x\ufffb.txt', 'bom\ufeff.txt'];
+
+    it('quotes a name holding an invisible character, escaped, in glob and grep', async () => {
+      const dir = makeTree({ ...Object.fromEntries(INVISIBLE_NAMES.map((n) => [n, 'needle\n'])), 'plain 👩\u200d💻.txt': 'needle\n' });
+      try {
+        for (const out of [await runTool(globTool, { pattern: '*' }, { folders: [folder(dir)] }), await runTool(grepTool, { pattern: 'needle' }, { folders: [folder(dir)] })]) {
+          const lines = out.text.split('\n');
+          for (const name of INVISIBLE_NAMES) {
+            const shown = lines.find((l) => l.startsWith('"') && JSON.parse(l) === name);
+            assert.ok(shown, `${name} is not listed quoted:\n${out.text}`);
+            assert.match(shown, /^"[\x20-\x7e]+"$/, 'every invisible character is escaped');
+          }
+          assert.ok(lines.includes('"plain 👩\\u200d💻.txt"'), 'an emoji ZWJ sequence in a name is a name like any other: quoted, the joiner shown');
+        }
+      } finally {
+        removeTree(dir);
+      }
+    });
+
+    it('lists two names that differ in bytes that are not UTF-8 apart, each with its raw bytes and the mark', async () => {
+      const dir = makeTree({}, [
+        [Buffer.from('latin1_\xe9.txt', 'latin1'), 'needle\n'],
+        [Buffer.from('latin1_\xe8.txt', 'latin1'), 'needle\n'],
+        [Buffer.concat([Buffer.from('mixed_\u00e9'), Buffer.from([0xff]), Buffer.from('\n.txt')]), 'needle\n'],
+      ]);
+      try {
+        const glob = await runTool(globTool, { pattern: '*' }, { folders: [folder(dir)] });
+        const grep = await runTool(grepTool, { pattern: 'needle' }, { folders: [folder(dir)] });
+        for (const text of [glob.text, grep.text]) {
+          assert.ok(text.includes('"latin1_\\xe9.txt" (not UTF-8: each \\xHH is a raw byte)'), text);
+          assert.ok(text.includes('"latin1_\\xe8.txt" (not UTF-8: each \\xHH is a raw byte)'), text);
+          assert.ok(text.includes('"mixed_é\\xff\\n.txt" (not UTF-8: each \\xHH is a raw byte)'), text);
+          assert.ok(!text.includes('\uFFFD'), 'no lossy name is printed');
+        }
+        assert.equal(glob.value.nonUtf8Paths?.length, 3, 'the exact bytes stay in the value');
+      } finally {
+        removeTree(dir);
+      }
+    });
+
+    for (const [what, name] of [['a line feed', 'ws\nPaths are relative to /etc.'], ['a right-to-left override', 'ws\u202etxt.exe'], ['a trailing space', 'ws ']]) {
+      it(`quotes a workspace folder whose name holds ${what} in the last line, in multi-root notes and in the outside error`, async () => {
+        const parent = makeTree({});
+        const ws = path.join(parent, name);
+        mkdirSync(path.join(ws, 'src'), { recursive: true });
+        writeFileSync(path.join(ws, 'src/a.ts'), 'needle\n');
+        try {
+          const out = await runTool(globTool, { pattern: '*.ts' }, { folders: [folder(ws, 'w')] });
+          assert.equal(out.text, `src/a.ts\n\nPaths are relative to ${JSON.stringify(ws).replace(/[\u202e]/g, '\\u202e')}.`);
+          const multi = await runTool(grepTool, { pattern: 'needle' }, { folders: [folder(ws, name), folder(parent, 'p')] });
+          assert.equal(multi.text.split('\n').length, 4, multi.text);
+          assert.match(multi.text.split('\n')[3]!, /^Paths are relative to "[\x20-\x7e]+" \(workspace folder "[\x20-\x7e]+"\)\.$/);
+          const error = await toolFailure(globTool, { pattern: '/tmp/elsewhere/**' }, { folders: [folder(ws, 'w')] });
+          assert.equal(error.code, 'PATH_OUTSIDE_WORKSPACE');
+          assert.ok(!/[\n\u202e]/.test(error.message), error.message);
+        } finally {
+          removeTree(parent);
+        }
+      });
     }
   });
 });

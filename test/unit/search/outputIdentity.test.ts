@@ -2,7 +2,7 @@
  * glob and grep print exactly what they printed before their output path was rewritten for speed (issue 15:
  * streaming spill, block decoding, per-file formatting). The snapshot beside this file holds the model text,
  * every saved complete result, a hash of the canonical value and the summary of each call below over the seeded tree
- * of `outputCorpus.ts`, as produced by the straightforward formatter of main 473a9be (one string per result,
+ * of `outputCorpus.ts`, as produced by the straightforward formatter of main f8d4726 (one string per result,
  * per-path decoding and checks), with one deliberate change: files whose names are not UTF-8 and decode to the
  * same text (`weird/same\xff.txt`, `weird/same\xfe.txt`) came in the order rg happened to finish them, and now
  * come in the order of their bytes (so the saved results and the value list those two in a fixed order; the
@@ -26,7 +26,7 @@ const SNAPSHOT = path.join(__dirname, 'outputIdentity.snapshot.json');
 const UPDATE = process.env.SCOUT_UPDATE_OUTPUT_SNAPSHOT === '1';
 const WORKDIR = '<WORKDIR>';
 
-const budget = { maxFiles: 100_000, timeMs: 600_000, maxRetryChecks: 16 };
+const budget = { maxFiles: 100_000, timeMs: 600_000, maxRetryChecks: 16, maxListings: 4 };
 const tools: Record<'glob' | 'grep', ScoutTool<any, any>> = { glob: createGlobTool(budget), grep: createGrepTool(budget) };
 
 /** The calls compared: every layout (inline, head page, sampled page, cut previews) and several roots. */

@@ -15,7 +15,7 @@ import { folder, runTool, toolFailure } from '../../helpers/searchEnv';
 import { makeRealisticWorkspace, makeTree, removeTree, type RealisticWorkspace } from '../../helpers/tree';
 
 /** A budget no test can reach by time: the counts stop only at `maxFiles`. */
-const GENEROUS: ExplainBudget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16 };
+const GENEROUS: ExplainBudget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16, maxListings: 4 };
 
 const globTool = createGlobTool(GENEROUS);
 const grepTool = createGrepTool(GENEROUS);
@@ -71,14 +71,29 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
 
     it('refuses an absolute pattern outside the folder with an error naming the folder, the same whether it exists', async () => {
       const answers = [];
-      for (const pattern of ['/etc/**/*.conf', '/no/such/place/**', '/../**/*.ts', `${path.dirname(ws.root)}/**/*.ts`]) {
+      for (const pattern of ['/../**/*.ts', '/./x', `${path.dirname(ws.root)}/**/*.ts`, `${path.dirname(ws.root)}/no-such-place/**`]) {
         const error = await toolFailure(globTool, { pattern }, { folders });
         assert.equal(error.code, 'PATH_OUTSIDE_WORKSPACE');
         assert.ok(error.message.includes(`outside the workspace folder ${ws.root}`), error.message);
         answers.push(error.message.replace(JSON.stringify(pattern), '<pattern>'));
       }
       assert.equal(new Set(answers).size, 1, answers.join('\n'));
-      assert.equal((await toolFailure(grepTool, { pattern: 'x', include: '/etc/*.conf' }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
+      assert.equal((await toolFailure(grepTool, { pattern: 'x', include: `${path.dirname(ws.root)}/x/*.conf` }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
+      assert.match((await toolFailure(grepTool, { pattern: 'x', include: '/../*.conf' }, { folders })).message, /Give an include relative to the folder/);
+    });
+
+    it('reads a leading "/" naming nothing in the folder as rg does: an empty result that says so, the same whether the path exists outside', async () => {
+      const answers = new Set<string>();
+      for (const [pattern, first] of [['/nothere.ts', 'nothere.ts'], ['/etc/**/*.conf', 'etc'], ['/no/such/place/**', 'no']]) {
+        const out = await runTool(globTool, { pattern }, { folders });
+        assert.deepEqual(out.value.paths, []);
+        answers.add(out.text.replace(JSON.stringify(pattern), '<pattern>').replace(JSON.stringify(first), '<first>'));
+      }
+      assert.deepEqual([...answers], [
+        `No files found\n\n[pattern <pattern> starts with "/", which anchors it at the workspace folder ${ws.root}, and that folder has no entry <first>. Glob lists only files inside the workspace folder: drop the "/" to match at any depth.]\n${note()}`,
+      ]);
+      const grep = await runTool(grepTool, { pattern: 'needle', include: '/etc/*.conf' }, { folders });
+      assert.match(grep.text, /^No matches found\n\n\[include "\/etc\/\*\.conf" starts with "\/", which anchors it at the workspace folder [^\n]*\. Grep searches only files inside the workspace folder: drop the "\/" to match at any depth\.\]\n/);
     });
 
     describe('in a multi-root workspace', () => {
@@ -146,7 +161,7 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
       assert.deepEqual(out.value.matches, []);
       const lines = out.text.split('\n');
       assert.equal(lines[0], 'No matches found');
-      assert.match(out.text, /\[11 hidden or git-ignored files that grep skipped have matching lines\. To search them, call grep again with the same pattern, and path /);
+      assert.match(out.text, /\[11 files that grep skipped \(hidden, or ignored by \.gitignore, \.ignore or \.rgignore rules\) have matching lines\. To search them, call grep again with the same pattern, and path /);
       assert.doesNotMatch(out.text, /These counts stopped/);
       // The advice is exact: every path it names finds the matches it promised.
       const suggested = [...out.text.matchAll(/path ("[^"]+") \((\d+) files?, (hidden|ignored)\)/g)].map((m) => [JSON.parse(m[1]!) as string, Number(m[2]), m[3]] as const);
@@ -172,7 +187,7 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
       try {
         const roots = [folder(first, 'first'), folder(ws.root, 'app')];
         const out = await runTool(grepTool, { pattern: 'onlyskipped', path: 'app/foo' }, { folders: roots });
-        assert.match(out.text, /\[1 hidden or git-ignored file that grep skipped has matching lines\. To search it, call grep again with the same pattern, and path "app\/foo\/bar" \(1 file, ignored\)\.\]/);
+        assert.match(out.text, /\[1 file that grep skipped \(hidden, or ignored by \.gitignore, \.ignore or \.rgignore rules\) has matching lines\. To search it, call grep again with the same pattern, and path "app\/foo\/bar" \(1 file, ignored\)\.\]/);
         assert.deepEqual(grepFiles(await runTool(grepTool, { pattern: 'onlyskipped', path: 'app/foo/bar' }, { folders: roots })), ['foo/bar/x.txt']);
         const glob = await runTool(globTool, { pattern: '*.md', path: 'app/src' }, { folders: roots });
         assert.match(glob.text, /e\.g\. "docs\/guide\.md": set path to "app" to list them\.\]/);
@@ -184,20 +199,20 @@ describe('glob and grep on a realistic workspace (issue 12)', function () {
 
     it('says whether include matched no file, or matched files whose text did not match', async () => {
       const none = await runTool(grepTool, { pattern: 'needle', include: '*.rs' }, { folders });
-      assert.equal(none.text, `No matches found\n\n[No file under the workspace folder matches include "*.rs" (hidden and git-ignored files are not searched), so nothing was searched.]\n${note()}`);
+      assert.equal(none.text, `No matches found\n\n[No file under the workspace folder matches include "*.rs" (hidden files, and files ignored by .gitignore, .ignore or .rgignore rules, are not searched), so nothing was searched.]\n${note()}`);
       const some = await runTool(grepTool, { pattern: 'absent', include: '*.md', path: 'docs' }, { folders });
       assert.equal(some.text, `No matches found\n\n[grep searched 1 file under "docs" matching include "*.md"; none has a line matching the pattern.]\n${note()}`);
     });
 
     it('counts within the budget and says when a count was cut short (maxFiles, not a clock)', async () => {
-      const tool = createGrepTool({ maxFiles: 2, timeMs: 600_000, maxRetryChecks: 16 });
+      const tool = createGrepTool({ maxFiles: 2, timeMs: 600_000, maxRetryChecks: 16, maxListings: 1 });
       const out = await runTool(tool, { pattern: 'onlyskipped' }, { folders });
-      assert.match(out.text, /\[at least 2 hidden or git-ignored files that grep skipped have matching lines\./);
-      assert.match(out.text, /\n\[These counts stopped at Scout's limit \(2 files or 600,000 ms\), so there may be more\.\]\n/);
+      assert.match(out.text, /\[at least 2 files that grep skipped \(hidden, or ignored by \.gitignore, \.ignore or \.rgignore rules\) have matching lines\./);
+      assert.match(out.text, /\n\[These counts stopped at Scout's limits \(2 files per count or 600,000 ms in all\), so there may be more\.\]\n/);
     });
 
     it('measures nothing with no time budget, and nothing for a result that is not empty', async () => {
-      const noTime = createGrepTool({ maxFiles: 1000, timeMs: 0, maxRetryChecks: 16 });
+      const noTime = createGrepTool({ maxFiles: 1000, timeMs: 0, maxRetryChecks: 16, maxListings: 4 });
       assert.equal((await runTool(noTime, { pattern: 'onlyskipped' }, { folders })).text, 'No matches found');
       const found = await runTool(grepTool, { pattern: 'needle|onlyskipped' }, { folders });
       assert.doesNotMatch(found.text, /skipped/);

@@ -4,8 +4,8 @@
  * and the command-line case runs the built CLI as `nobody` too; as another user, permissions apply anyway.
  */
 import * as assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncOptions } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync, type SpawnSyncOptionsWithStringEncoding, type SpawnSyncReturns } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createGlobTool, type GlobValue } from '../../../src/core/search/glob';
@@ -13,11 +13,29 @@ import { createGrepTool, type GrepValue } from '../../../src/core/search/grep';
 import { folder, readableCopy, RG_PATH, runTool, toolFailure, unprivilegedIds, unprivilegedRipgrep, type SearchEnvOptions } from '../../helpers/searchEnv';
 import { makeRealisticWorkspace, makeTree, removeTree, type RealisticWorkspace } from '../../helpers/tree';
 
-const budget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16 };
+const budget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16, maxListings: 4 };
 const globTool = createGlobTool(budget);
 const grepTool = createGrepTool(budget);
 
 
+
+/**
+ * Runs the built CLI (`node dist/cli.js <tool> <input> --cwd <cwd>`) as an unprivileged user (`nobody` when
+ * the tests run as root), with copies of the CLI, rg and, when needed, node in `bin`: the checkout may sit
+ * where only root may go (a CI clone under /root).
+ */
+function unprivilegedCli(bin: string): (tool: string, input: object, cwd: string) => SpawnSyncReturns<string> {
+  const cli = path.resolve(__dirname, '../../../dist/cli.js');
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" before these tests.`);
+  const ids = unprivilegedIds();
+  const spawnOptions: SpawnSyncOptionsWithStringEncoding = { cwd: bin, encoding: 'utf8', env: { PATH: '', TMPDIR: os.tmpdir() }, ...(ids ?? {}) };
+  // cli.js runs the bundle beside it (cliMain.js), so both are copied.
+  const cliCopy = readableCopy(cli, bin);
+  readableCopy(path.join(path.dirname(cli), 'cliMain.js'), bin);
+  const rg = readableCopy(RG_PATH, bin, 0o755);
+  const node = ids && spawnSync(process.execPath, ['-e', ''], spawnOptions).status !== 0 ? readableCopy(process.execPath, bin, 0o755) : process.execPath;
+  return (tool, input, cwd) => spawnSync(node, [cliCopy, tool, JSON.stringify(input), '--cwd', cwd, '--rg', rg], spawnOptions);
+}
 
 /** The too-long path as rg reports it: `deep/` and all 17 long folder names (the one it cannot open). */
 const DEEP = /^deep\/d00x+(\/d\d\dx+){16}$/;
@@ -65,24 +83,16 @@ describe('unreadable entries cost only themselves (issue 12, point 6)', function
     assert.match(out.text, /^No files found\n\n\[1 path could not be read, so the result leaves it out: "locked" \(permission denied\)\.\]\n/);
   });
 
-  it('keeps fatal errors errors: a bad regex, raw output over the cap, a missing rg', async () => {
+  it('keeps fatal errors errors: a bad regex, a missing rg (raw output over the cap is a truncated result, see overflow.test.ts)', async () => {
     assert.equal((await toolFailure(grepTool, { pattern: 'a(' }, options)).code, 'SEARCH_INVALID_PATTERN');
-    assert.equal((await toolFailure(grepTool, { pattern: 'e' }, { ...options, search: { rawOutputMaxBytes: 1000 } })).code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
+    const cut = await runTool(grepTool, { pattern: 'e' }, { ...options, search: { rawOutputMaxBytes: 1000 } });
+    assert.equal(cut.value.incomplete, true);
+    assert.match(cut.text, /\[ripgrep printed more than 1,000 bytes/);
     assert.equal((await toolFailure(globTool, { pattern: '*' }, { ...options, ripgrepPath: path.join(bin, 'no-such-rg') })).code, 'SEARCH_FAILED');
   });
 
   it('runs `node dist/cli.js` as an unprivileged user against the chmod 000 folder', function () {
-    const cli = path.resolve(__dirname, '../../../dist/cli.js');
-    if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" before these tests.`);
-    const ids = unprivilegedIds();
-    const spawnOptions: SpawnSyncOptions = { cwd: bin, encoding: 'utf8', env: { PATH: '', TMPDIR: os.tmpdir() }, ...(ids ?? {}) };
-    // The checkout may sit where only root may go (a CI clone under /root): the user runs copies (cli.js runs
-    // the bundle beside it, cliMain.js).
-    const cliCopy = readableCopy(cli, bin);
-    readableCopy(path.join(path.dirname(cli), 'cliMain.js'), bin);
-    const rg = readableCopy(RG_PATH, bin, 0o755);
-    const node = ids && spawnSync(process.execPath, ['-e', ''], spawnOptions).status !== 0 ? readableCopy(process.execPath, bin, 0o755) : process.execPath;
-    const cliRun = (tool: string, input: object) => spawnSync(node, [cliCopy, tool, JSON.stringify(input), '--cwd', ws.root, '--rg', rg], spawnOptions);
+    const cliRun = (tool: string, input: object) => unprivilegedCli(bin)(tool, input, ws.root);
 
     const glob = cliRun('glob', { pattern: '*.ts' });
     assert.equal(glob.status, 0, `${glob.stdout}${glob.stderr}`);
@@ -94,6 +104,39 @@ describe('unreadable entries cost only themselves (issue 12, point 6)', function
     assert.equal(grep.status, 0, `${grep.stdout}${grep.stderr}`);
     assert.match(String(grep.stdout), /^packages\/api\/src\/server\.ts\nLine 1: export const server = "needle";\n\nsrc\/app\.ts\nLine 2: /);
     assert.match(String(grep.stdout), /"locked" \(permission denied\)/);
+  });
+});
+
+describe('a workspace folder this user cannot read (tester, item 14)', function () {
+  this.timeout(60_000);
+  let bin: string;
+  let parent: string;
+  before(() => {
+    bin = mkdtempSync(path.join(os.tmpdir(), 'scout-rg-'));
+    parent = makeTree({ 'locked-ws/src/a.ts': 'needle\n' });
+    chmodSync(parent, 0o755);
+    chmodSync(path.join(parent, 'locked-ws'), 0o000);
+  });
+  after(() => {
+    chmodSync(path.join(parent, 'locked-ws'), 0o755);
+    removeTree(parent);
+    removeTree(bin);
+  });
+
+  it('says the folder cannot be read, not that ripgrep could not be started (CLI run as an unprivileged user)', function () {
+    const cliRun = unprivilegedCli(bin);
+    const ws = path.join(parent, 'locked-ws');
+    for (const [tool, input] of [['glob', { pattern: '*.ts' }], ['grep', { pattern: 'needle' }]] as const) {
+      const run = cliRun(tool, input, ws);
+      assert.equal(run.status, 1, `${run.stdout}${run.stderr}`);
+      assert.equal(
+        String(run.stdout),
+        `Error: The workspace folder ${ws} cannot be read by the user the editor runs as (permission denied), so it cannot be searched. Ask the user to fix the folder's permissions or to open another folder.\n(code: SEARCH_FAILED)\n`,
+      );
+    }
+    // A path inside it, from a readable workspace folder: it cannot be read, rather than "does not exist".
+    const inside = cliRun('grep', { pattern: 'needle', path: 'locked-ws/src' }, parent);
+    assert.match(String(inside.stdout), /^Error: path "locked-ws\/src" cannot be read: a folder on the way is not readable by the user the editor runs as \(permission denied\)\./);
   });
 });
 

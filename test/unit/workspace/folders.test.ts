@@ -96,6 +96,35 @@ describe('resolveTarget', () => {
     }
   });
 
+  it('gives a dangling symlink to an outside place the answer of an outside path, however it dangles (tester, item 8)', async () => {
+    const links = makeTree({
+      'to-missing-outside': { symlink: path.join(outside, 'no-such-folder') },
+      'to-missing-outside-deep': { symlink: path.join(outside, 'a/b/c') },
+      'to-dangling-chain': { symlink: 'to-missing-outside' },
+      'to-missing-inside': { symlink: 'no-such-inside' },
+      'to-outside': { symlink: outside },
+    });
+    try {
+      const answer = async (pathArg: string) => {
+        try {
+          await resolveTarget(pathArg, [{ name: 'links', path: links }]);
+        } catch (e) {
+          assert.ok(isToolError(e), String(e));
+          return `${e.code} ${e.message.replace(JSON.stringify(pathArg), '<path>')}`;
+        }
+        assert.fail(`${pathArg} resolved`);
+      };
+      const existing = await answer('to-outside');
+      assert.match(existing, /^PATH_OUTSIDE_WORKSPACE /);
+      for (const probe of ['to-missing-outside', 'to-missing-outside/x.ts', 'to-missing-outside-deep', 'to-dangling-chain', 'to-dangling-chain/y']) {
+        assert.equal(await answer(probe), existing, probe);
+      }
+      assert.match(await answer('to-missing-inside'), /^INVALID_ARGUMENT .*does not exist in the workspace/);
+    } finally {
+      removeTree(links);
+    }
+  });
+
   it('still reports a missing path inside the workspace as missing', async () => {
     assert.equal(await errorCode('src/no-such.ts', folders), 'INVALID_ARGUMENT');
     assert.equal(await errorCode('src/a.ts/below', folders), 'INVALID_ARGUMENT');

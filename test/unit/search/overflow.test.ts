@@ -1,0 +1,122 @@
+/**
+ * Tester finding 1: big but ordinary searches used to fail with SEARCH_RAW_OUTPUT_OVERFLOW and lose
+ * everything. Now rg is stopped at `scout.search.rawOutputMaxBytes` and what it printed is a truncated result
+ * (a documented deviation from seed 000); the error stays only when nothing usable was read.
+ */
+import * as assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { createGlobTool } from '../../../src/core/search/glob';
+import { createGrepTool } from '../../../src/core/search/grep';
+import { folder, memorySpill, runTool, toolFailure } from '../../helpers/searchEnv';
+import { makeTree, removeTree } from '../../helpers/tree';
+
+const budget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16, maxListings: 4 };
+const globTool = createGlobTool(budget);
+const grepTool = createGrepTool(budget);
+
+const NOTE = /\n\[ripgrep printed more than ([\d,]+) bytes \(scout\.search\.rawOutputMaxBytes\), so Scout stopped it there and this result is incomplete: it holds (.*), and more exist\. To see everything, narrow the search: (.*)\.\]\n/;
+
+describe('searches past the raw-output cap return what was read (tester, item 1)', function () {
+  this.timeout(120_000);
+
+  describe('grep "import" over 2,000 files with 100,000 import lines, at the default cap', () => {
+    let root: string;
+    before(() => {
+      root = makeTree({ '.gitignore': 'node_modules/\n' });
+      const lines = Array.from({ length: 50 }, (_, i) => `import { thing${i} } from "../lib/module-number-${i}/index-of-the-module";`).join('\n');
+      for (let i = 0; i < 2000; i++) {
+        const dir = path.join(root, 'packages', `pkg${i % 40}`, 'src');
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(path.join(dir, `file${i}.ts`), `${lines}\nexport const x${i} = 1;\n`);
+      }
+    });
+    after(() => removeTree(root));
+
+    it('is a truncated result: the first page, a note saying how much was read and what to narrow, the rest saved', async () => {
+      const spill = memorySpill();
+      const out = await runTool(grepTool, { pattern: 'import' }, { folders: [folder(root)], spill });
+      assert.equal(out.value.incomplete, true);
+      assert.equal(out.summary.truncated, true);
+      assert.ok(out.value.matches.length > 250 && out.value.matches.length < 100_000, String(out.value.matches.length));
+      const note = NOTE.exec(out.text);
+      assert.ok(note, out.text.slice(-1500));
+      assert.equal(note[1], '20,000,000');
+      assert.match(note[2]!, /^the [\d,]+ matches in [\d,]+ files ripgrep printed by then \(the last of them may miss some of its matches\)$/);
+      assert.equal(note[3], 'a smaller path, an include glob such as "*.ts", or a more specific pattern');
+      assert.match(out.text, /\[[\d,]+ more matches not shown: these are the first 250 of [\d,]+ matches/);
+      assert.equal(spill.texts.length, 1);
+      assert.ok(NOTE.test(spill.texts[0]!), 'the saved result carries the note too');
+      // Every match kept is a whole, real line.
+      for (const m of out.value.matches.slice(-50)) assert.match(m.line, /^import \{ thing\d+ \} from/);
+    });
+  });
+
+  describe('glob over a pnpm-shaped node_modules (glob lists ignored files by contract)', () => {
+    let root: string;
+    before(() => {
+      root = makeTree({ '.gitignore': 'node_modules/\n', 'src/main.js': 'x' });
+      for (let p = 0; p < 60; p++) {
+        const pkg = path.join(root, 'node_modules/.pnpm', `package-number-${p}@1.${p}.0`, 'node_modules', `package-number-${p}`);
+        for (const sub of ['lib', 'dist', 'esm']) {
+          mkdirSync(path.join(pkg, sub), { recursive: true });
+          for (let f = 0; f < 10; f++) writeFileSync(path.join(pkg, sub, `module-${f}.js`), 'x');
+        }
+      }
+    });
+    after(() => removeTree(root));
+
+    it('lists what rg printed before the cap, oldest first, with the note, a sampled page and the list saved', async () => {
+      const spill = memorySpill();
+      const out = await runTool(globTool, { pattern: '**/*.js' }, { folders: [folder(root)], search: { rawOutputMaxBytes: 50_000 }, spill });
+      assert.equal(out.value.incomplete, true);
+      assert.equal(out.summary.truncated, true);
+      assert.ok(out.value.paths.length > 100 && out.value.paths.length < 1801, String(out.value.paths.length));
+      assert.ok(out.value.paths.every((p) => p.endsWith('.js')), 'no path cut in the middle');
+      const note = NOTE.exec(out.text);
+      assert.ok(note, out.text);
+      assert.equal(note[2], `the ${out.value.paths.length.toLocaleString('en-US')} files ripgrep listed by then, the least recently modified`);
+      assert.equal(note[3], 'a path, or a more specific pattern such as "src/**/*.js"');
+      assert.ok(NOTE.test(spill.texts[0]!));
+      assert.deepEqual(out.value.page, out.text.split('\n\n')[0]!.split('\n'), 'the panel page is the model page');
+    });
+
+    it('keeps SEARCH_RAW_OUTPUT_OVERFLOW when not one whole path was read', async () => {
+      const error = await toolFailure(globTool, { pattern: '**/*.js', path: 'node_modules' }, { folders: [folder(root)], search: { rawOutputMaxBytes: 20 } });
+      assert.equal(error.code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
+      assert.match(error.message, /more than 20 bytes of raw ripgrep output/);
+    });
+  });
+
+  describe("Scout's own retry suggestion", () => {
+    let root: string;
+    before(() => {
+      root = makeTree({ '.git/HEAD': 'ref: refs/heads/main\n', '.gitignore': 'node_modules/\n', 'src/a.ts': 'nothing here\n' });
+      for (let p = 0; p < 300; p++) writeFileSync(path.join(mkdirSync(path.join(root, 'node_modules', `p${p}`), { recursive: true })!, 'index.js'), 'module.exports = "needle_nm";\n'.repeat(20));
+    });
+    after(() => removeTree(root));
+
+    it('can be followed even when its search passes the cap: path "node_modules" gives a truncated result', async () => {
+      const empty = await runTool(grepTool, { pattern: 'needle_nm' }, { folders: [folder(root)] });
+      assert.match(empty.text, /call grep again with the same pattern, and path "node_modules" \(300 files, ignored\)/);
+      const retry = await runTool(grepTool, { pattern: 'needle_nm', path: 'node_modules' }, { folders: [folder(root)], search: { rawOutputMaxBytes: 30_000 } });
+      assert.equal(retry.value.incomplete, true);
+      assert.ok(retry.value.matches.length > 0);
+      assert.ok(NOTE.test(retry.text), retry.text);
+    });
+
+    it('never blames a file for the write rg was stopped in (EPIPE, ECONNRESET): 30 stopped runs, no unreadable path', async () => {
+      for (let run = 0; run < 30; run++) {
+        const cut = await runTool(grepTool, { pattern: 'needle_nm', path: 'node_modules' }, { folders: [folder(root)], search: { rawOutputMaxBytes: 30_000 } });
+        assert.equal(cut.value.incomplete, true);
+        assert.deepEqual([cut.value.unreadable, /could not be read/.test(cut.text)], [undefined, false], `run ${run}: ${cut.text.slice(-600)}`);
+      }
+    });
+
+    it('keeps SEARCH_RAW_OUTPUT_OVERFLOW when not one match was read (one line longer than the cap)', async () => {
+      writeFileSync(path.join(root, 'src/minified.js'), `var a="${'x'.repeat(5000)}needle_min";\n`);
+      const error = await toolFailure(grepTool, { pattern: 'needle_min' }, { folders: [folder(root)], search: { rawOutputMaxBytes: 2000 } });
+      assert.equal(error.code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
+    });
+  });
+});
