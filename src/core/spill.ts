@@ -10,15 +10,21 @@ export interface SpillSubject {
   readonly call: string;
   /** The size of the complete result, made with {@link countOf}: `4,819 files`. */
   readonly size: string;
+  /**
+   * True when the result itself is incomplete (ripgrep stopped at `rawOutputMaxBytes`, see search/overflow.ts):
+   * the saved text is everything Scout read, and its first line and the footer's sentence say so.
+   */
+  readonly incomplete?: boolean;
 }
 
 /**
  * The first line of every complete result Scout saves (issue 13), in every host: `Scout glob "**\/*.ts": 4,819
- * files, complete result`. VS Code names an untitled document after its first line, so the tab, the save
- * prompt and a chat attachment read as a Scout result rather than as one of the user's files.
+ * files, complete result`, or `…, incomplete result (all Scout read)` for a result cut at ripgrep's output
+ * cap. VS Code names an untitled document after its first line, so the tab, the save prompt and a chat
+ * attachment read as a Scout result rather than as one of the user's files.
  */
 export function spillHeading(subject: SpillSubject): string {
-  return `Scout ${subject.tool} ${subject.call}: ${subject.size}, complete result`;
+  return `Scout ${subject.tool} ${subject.call}: ${subject.size}, ${subject.incomplete ? 'incomplete result (all Scout read)' : 'complete result'}`;
 }
 
 /** `n` with en-US digit grouping and the singular or plural noun: `1 file`, `4,819 files`. */
@@ -59,7 +65,8 @@ export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fu
     const title = spillHeading(subject);
     try {
       const spill = await env.spill(headed(title, fullText), { tool: subject.tool, title });
-      return { sentence: `The complete result is saved at ${spill.uri}. ${spill.hint}`, spill };
+      const what = subject.incomplete ? 'Everything Scout read' : 'The complete result';
+      return { sentence: `${what} is saved at ${spill.uri}. ${spill.hint}`, spill };
     } catch (e) {
       env.log.warn(`${subject.tool}: saving the complete result failed: ${e instanceof Error ? e.message : String(e)}`);
     }

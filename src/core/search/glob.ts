@@ -122,7 +122,7 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   const sampled = sample && !sample.equalsHead ? sample.indices : undefined;
   const page = sampled ? sampled.map((i) => listed.lines[i]!) : listed.lines.slice(0, cap);
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}`;
-  const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file') }, () => layoutPieces(listed.pieces, notes, undefined, note));
+  const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file'), incomplete: cut }, () => layoutPieces(listed.pieces, notes, undefined, note));
   const omitted = `${count(paths.length - page.length, 'more file')} not shown`;
   let footer: string;
   if (sample && !sample.equalsHead) {

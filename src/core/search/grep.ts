@@ -153,7 +153,7 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
 
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}${args.include ? ` include ${quoteValue(args.include)}` : ''}`;
   const size = `${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')}`;
-  const saved = await saveCompleteResult(env, { tool: 'grep', call, size }, () => layoutPieces(resultBody(files), notes, undefined, note));
+  const saved = await saveCompleteResult(env, { tool: 'grep', call, size, incomplete: cut }, () => layoutPieces(resultBody(files), notes, undefined, note));
   const footer = `[${count(matches.length - cap, 'more match', 'more matches')} not shown: these are the first ${cap} of ${matches.length} matches in ${count(files.length, 'file')}. ${saved.sentence}]`;
   return {
     text: joinPieces(layoutPieces(pageBody(files, cap, config.grepMaxLineBytes), notes, footer, note)),
