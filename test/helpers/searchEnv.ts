@@ -4,6 +4,7 @@ import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isExecutableFile, locateRipgrep, packagedRipgrepRoot } from '../../src/core/ripgrep/locate';
 import { defaultConfig, type ScoutConfig, type SearchConfig } from '../../src/core/config';
+import { spillString } from '../../src/core/spill';
 import { isToolError, type ToolErrorCode } from '../../src/core/errors';
 import type { ScoutTool, SpillWriter, ToolEnv, ToolOutput } from '../../src/core/tool';
 import type { WorkspaceFolderRef } from '../../src/core/workspace/folders';
@@ -57,7 +58,7 @@ export function memorySpill(): SpillWriter & { texts: string[]; metas: Parameter
   const texts: string[] = [];
   const metas: Parameters<SpillWriter>[1][] = [];
   const writer: SpillWriter = async (text, meta) => {
-    texts.push(text);
+    texts.push(spillString(text));
     metas.push(meta);
     return { uri: `untitled:Spill-${texts.length}`, hint: 'Open that document to read every result.' };
   };

@@ -161,7 +161,7 @@ async function finish(env: ToolEnv, value: Omit<WebFetchValue, 'sourceId' | 'tru
   let saved: SavedResult | undefined;
   if (!page.sourceTruncated && !fitsInOneResult(parts, maxChars)) {
     const language = page.format === 'markdown' ? { language: 'markdown' as const } : {};
-    saved = await saveCompleteResult(env, { tool: 'web_fetch', call: quoteValue(value.finalUrl), size: countOf(page.body.length, 'character'), ...language }, () => completeFetchText(parts));
+    saved = await saveCompleteResult(env, { tool: 'web_fetch', call: quoteValue(value.finalUrl), size: countOf(page.body.length, 'character'), ...language }, () => [completeFetchText(parts)]);
   }
   const out = formatFetchOutput(parts, maxChars, saved);
   return {
