@@ -108,6 +108,12 @@ describe('web/convert htmlToMarkdown', () => {
     assert.match(md(page('Acme Docs', 'Release notes')), /^# Acme Docs\n\n## Release notes\n\n/);
   });
 
+  it('reads the upper-case attribute names of a legacy page (<A HREF>, <IMG SRC ALT>, <INPUT CHECKED>), as an HTML parser does', () => {
+    // The input that broke it: every link and image of a page written in upper case came out as bare text.
+    const html = '<HTML><BODY><H1>Old page</H1><P><A HREF="/x">Link</A> <A Href="/y" href="/z">First wins</A> <IMG SRC="a.gif" ALT="Pic"></P><UL><LI><INPUT TYPE="checkbox" CHECKED> Done</LI></UL></BODY></HTML>';
+    assert.equal(md(html), '# Old page\n\n[Link](https://docs.example/x) [First wins](https://docs.example/y) ![Pic](https://docs.example/guide/a.gif)\n\n- [x] Done');
+  });
+
   it('drops script, style, noscript, template and hidden elements', () => {
     const html = '<body><script>alert("x")</script><style>p{}</style><noscript>Enable JS</noscript><template><p>tpl</p></template><p hidden>h</p><div aria-hidden="true">icon</div><p>kept</p></body>';
     assert.equal(md(html), 'kept');

@@ -39,9 +39,38 @@ export function parseDocument(source: string, ranges: DocumentRanges, body?: str
   return parseSkeleton(head, body ?? source.slice(start, end));
 }
 
-/** Parses `<html><head>{head}</head><body>{body}</body></html>`. */
+/**
+ * Parses `<html><head>{head}</head><body>{body}</body></html>`, with attribute names in lower case as an HTML
+ * parser gives them (HTML §13.2.5.33): linkedom keeps their case, so `<A HREF>` of a legacy page lost its link.
+ */
 export function parseSkeleton(head: string, body: string): Document {
-  return new DOMParser().parseFromString(`<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`, 'text/html') as unknown as Document;
+  const document = new DOMParser().parseFromString(`<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`, 'text/html') as unknown as Document;
+  if (UPPER_CASE_ATTRIBUTE.test(head) || UPPER_CASE_ATTRIBUTE.test(body)) lowerCaseAttributeNames(document);
+  return document;
+}
+
+/**
+ * What may be an attribute name with an upper-case first letter (`HREF=`): only then are names walked. Linear:
+ * each try starts after a different whitespace character and reads only the letters after it.
+ */
+const UPPER_CASE_ATTRIBUTE = /\s[A-Z][A-Za-z-]*\s*=/;
+
+/**
+ * Renames every attribute whose name holds an upper-case letter to its lower-case name; of two that are then
+ * the same name, the first in the tag keeps its value, as in HTML (`<a HREF="/a" href="/b">` links to `/a`).
+ */
+function lowerCaseAttributeNames(document: Document): void {
+  for (const el of Array.from(document.querySelectorAll('*'))) {
+    const attributes = Array.from(el.attributes);
+    if (attributes.every(({ name }) => name === name.toLowerCase())) continue;
+    const first = new Map<string, string>();
+    for (const { name, value } of attributes) {
+      const lower = name.toLowerCase();
+      if (!first.has(lower)) first.set(lower, value);
+      if (lower !== name) el.removeAttribute(name);
+    }
+    for (const [name, value] of first) if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  }
 }
 
 /** The URL relative links of `document` resolve against: its valid `<base href>`, else `pageUrl`. */
