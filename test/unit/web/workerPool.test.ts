@@ -193,6 +193,17 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.equal(next.failure, undefined);
       assert.notEqual(echoOf(next).pid, echoOf(first).pid);
     });
+
+    it('keeps the calling process up when a conversion process really runs V8 out of memory, and returns the decoded source', async () => {
+      // The input that broke it (issue 11 review): a dense 5 MiB page ran a worker thread out of memory, and V8
+      // aborted the whole process. Here the conversion process fills its 512 MB heap for real.
+      const pool = poolOf(STALLING_WORKER, 1);
+      const source = '<p>page text before the conversion ran out of memory</p>';
+      const result = await pool.render(request(source, 200_000, 'x-test/oom'), 120_000, never);
+      assert.deepEqual([result.failure, result.page, result.text], ['worker-error', null, source]);
+      const next = await pool.render(request('<p>next</p>', 200_000, 'x-test/echo'), 10_000, never);
+      assert.equal(next.failure, undefined);
+    });
   });
 
   describe('worker bound and queue', () => {
