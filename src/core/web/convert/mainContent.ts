@@ -205,16 +205,16 @@ const PROBE_CHARS = 80;
 /**
  * A data table and the text beside it: the start of the text of its previous and next element siblings, or,
  * when those hold little text (a table alone in its wrapper), of its wrapper's, up to three levels up.
- * Undefined for a table with less than {@link MIN_LISTING_ITEM_CHARS} characters of text.
+ * Undefined for a table with less than {@link MIN_PROBE_CHARS} characters of text.
  */
 function tableBeside(table: Element): PageTable | undefined {
   const start = textStart(table);
-  if (start.length < MIN_LISTING_ITEM_CHARS) return undefined;
+  if (start.length < MIN_PROBE_CHARS) return undefined;
   const beside: string[] = [];
   for (let el: Element | null = table, level = 0; el && el.nodeName !== 'BODY' && beside.length === 0 && level < 3; el = el.parentElement, level++) {
     for (const sibling of [el.previousElementSibling, el.nextElementSibling]) {
       const text = sibling ? textStart(sibling) : '';
-      if (text.length >= MIN_LISTING_ITEM_CHARS) beside.push(text);
+      if (text.length >= MIN_PROBE_CHARS) beside.push(text);
     }
   }
   return { start, beside };
@@ -224,10 +224,14 @@ function tableBeside(table: Element): PageTable | undefined {
 function textStart(root: Element): string {
   let text = '';
   const stack: Node[] = [root];
-  while (stack.length > 0 && text.length < PROBE_CHARS * 2) {
+  let chars = 0;
+  while (stack.length > 0 && chars < PROBE_CHARS) {
     const node = stack.pop()!;
-    if (node.nodeType === 3) text += node.textContent ?? '';
-    else if (node.nodeType === 1) for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
+    if (node.nodeType === 3) {
+      const part = node.textContent ?? '';
+      text += part;
+      chars += collapsedLength(part) + 1;
+    } else if (node.nodeType === 1) for (let c = node.lastChild; c; c = c.previousSibling) stack.push(c);
   }
   return normaliseSpace(text).slice(0, PROBE_CHARS);
 }
@@ -295,8 +299,8 @@ function dropsListingItems(root: Element, articleChars: number, page: PageProfil
     const items = page.repeated.get(key)!;
     articleText ??= normaliseSpace(root.textContent ?? '');
     const missing = items.filter((el) => {
-      const start = normaliseSpace(el.textContent ?? '').slice(0, PROBE_CHARS);
-      return start.length >= MIN_LISTING_ITEM_CHARS && !articleText!.includes(start);
+      const start = textStart(el);
+      return start.length >= MIN_PROBE_CHARS && !articleText!.includes(start);
     });
     if (missing.length > 0) return true;
   }
@@ -314,8 +318,11 @@ function dropsTableBeside(root: Element, page: PageProfile): boolean {
   return page.tables.some((t) => !articleText.includes(t.start) && t.beside.some((text) => articleText.includes(text)));
 }
 
-/** Characters of text a listing item holds at least to count (a teaser's title and a sentence). */
-const MIN_LISTING_ITEM_CHARS = 50;
+/**
+ * Characters the start of a text must hold to be looked for in Readability's article: a listing item's (a
+ * teaser's title and a sentence), a table's, and the text beside a table. Shorter ones prove nothing.
+ */
+const MIN_PROBE_CHARS = 50;
 
 /**
  * The fallback chain when Readability's article is not used (issue 11): the page's `<main>`, else its
