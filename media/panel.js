@@ -97,10 +97,12 @@
     const glyph = button.querySelector('.codicon');
     if (!label || !glyph) return;
     label.textContent = 'Copied';
+    label.classList.remove('visually-hidden');
     glyph.className = 'codicon codicon-check';
     button.classList.add('confirmed');
     setTimeout(() => {
       label.textContent = 'Copy';
+      label.classList.add('visually-hidden');
       glyph.className = 'codicon codicon-copy';
       button.classList.remove('confirmed');
     }, COPIED_MS);
@@ -259,6 +261,7 @@
     if (card.hasFullResult) bar.append(button('go-to-file', 'Open full result', 'openFull', card));
     if (card.hasText) bar.append(button('copy', 'Copy', 'copy', card));
     if (card.status !== 'running') bar.append(button('refresh', 'Rerun', 'rerun', card));
+    for (const label of bar.querySelectorAll('.action-label')) label.classList.add('visually-hidden');
     return bar;
   }
 

@@ -42,8 +42,11 @@ interface HeldSpill {
  * {@link MAX_SPILL_CODE_UNITS} code units of content in all (the newest document is always kept whole). An
  * older document is released in the background: its content is deleted, which makes an untitled document
  * clean again, and then its tab is closed. VS Code frees a clean untitled document and drops its hot-exit
- * backup, so no "save changes?" prompt or restored tab is left behind; a later read of its URI finds an empty
- * document.
+ * backup, so no "save changes?" prompt or restored tab is left behind. A later read of its URI finds an empty
+ * document, or a newer one VS Code gave the freed name to; the footer names the first line to expect (see
+ * {@link spillLocator}). A document shown in an editor is not released while it is shown (closing it would
+ * put another tab, often another spill, in its place): the next oldest goes instead, and it goes in its turn
+ * once hidden.
  *
  * **Reloads**: hot exit restores the dirty documents of a window that reloads. {@link adoptRestored} finds
  * Scout's among them (untitled, first line a Scout heading) and takes them back into the retention list, so
@@ -78,7 +81,7 @@ export class SpillStore implements vscode.Disposable {
     private readonly timings: HostTimings,
     private readonly createdAt: (uri: string) => number | undefined,
   ) {
-    // A document kept over the limits because an editor showed it is released once none does.
+    // Documents kept over the limits because editors showed every older one are released once hidden.
     this.hidden = vscode.window.onDidChangeVisibleTextEditors(() => this.overLimits() && this.releaseOverflowLater());
   }
 
@@ -222,7 +225,7 @@ export class SpillStore implements vscode.Disposable {
         return false;
       });
       // A document shown in an editor is never released: closing it would put another tab (often another
-      // spill document) in its place. The next oldest goes instead, and it goes once it is hidden.
+      // spill document) in its place. The next oldest goes instead; it goes in its turn once hidden.
       const visible = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()));
       while (this.overLimits()) {
         const index = this.held.findIndex((s, i) => i < this.held.length - 1 && !visible.has(s.document.uri.toString()));

@@ -92,7 +92,7 @@ describe('over-cap results (spill)', () => {
     for (const uri of kept) assert.ok(newestFirst.find((r) => r.spillUri === uri.toString())?.spillTitle, `the kept run of ${uri.toString()} lost its document`);
   });
 
-  it('never releases a spill document an editor shows (another spill took the active editor): the next oldest goes, and it goes once hidden', async () => {
+  it('never releases a spill document an editor shows (another spill took the active editor): the next oldest goes, and it goes in turn once hidden', async () => {
     const documentOf = (text: string) => {
       const uri = spillUriOf(text);
       return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())!;
@@ -105,8 +105,9 @@ describe('over-cap results (spill)', () => {
     await waitFor(() => next.getText() === '', 30_000, 'the next oldest document to be released');
     assert.ok(shown.getText().startsWith(`${heading}\n`), 'the shown document keeps its result');
     assert.equal(vscode.window.activeTextEditor?.document, shown);
-    // Once no editor shows it, it is released too.
+    // Once no editor shows it, it is the oldest, and the next result over the limit releases it.
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path.join(fx.root, 'src', 'app.ts')), { preview: false });
+    await globMany();
     await waitFor(() => shown.getText() === '', 30_000, 'the hidden document to be released');
   });
 

@@ -185,6 +185,8 @@ describe('Scout Results panel and commands', function () {
     await answerInputBox(page, 'Scout: Search Text (grep) (2/2)', `${path.dirname(SLOW_FILE)}/**`);
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: 'Running' }).waitFor();
+    // The progress notification shows the pattern as typed (it showed "(\\w{1,50}\\s){20}\\d", JSON-escaped).
+    await page.locator('.notification-toast', { hasText: `Scout: searching for "${SLOW_PATTERN}"` }).waitFor();
     // Generous waits for what must happen; cancel latency is measured by `npm run bench -- --only cancel`.
     await waitUntil(() => rgProcesses().length > 0, 30_000, 'rg to start the slow search');
     await card.getByRole('button', { name: /^Cancel/ }).click();
