@@ -1,7 +1,8 @@
 // Bundles Scout. `node esbuild.mjs [--production] [--watch] [--outdir=DIR] [--metafile]`
 // (DIR defaults to dist; the benchmark builds a production copy elsewhere to measure it).
 // dist/extension.js  the VS Code extension (vscode is external; the web stack is not in it)
-// dist/cli.js        the command-line driver of the same core
+// dist/cli.js        the command-line entry: runs dist/cliMain.js through V8's code cache (src/cli/launch.ts)
+// dist/cliMain.js    the command-line driver of the same core; each tool's modules load when it is called
 // dist/convertWorker.js  web_fetch's decode-and-convert worker: the only bundle holding linkedom, turndown,
 //                    readability and iconv-lite (the extension host loads it in a worker_threads Worker)
 // dist/pdfjs.js      pdf.js, which the conversion worker loads on its first PDF (so its start-up stays quick)
@@ -46,8 +47,8 @@ const withoutDomino = {
 };
 
 /**
- * cli.js loads the MCP server with `require('../mcp/main')` for the `mcp` command only; this keeps that
- * module (and the MCP SDK) out of cli.js and points the require at the sibling bundle dist/mcp.js.
+ * cliMain.js loads the MCP server with `require('../mcp/main')` for the `mcp` command only; this keeps that
+ * module (and the MCP SDK) out of cliMain.js and points the require at the sibling bundle dist/mcp.js.
  * @type {import('esbuild').Plugin}
  */
 const mcpInItsOwnBundle = {
@@ -92,7 +93,8 @@ const htmlparser2ParserOnly = {
 
 const builds = [
   { ...common, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir },
-  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir, banner: { js: '#!/usr/bin/env node' }, plugins: [mcpInItsOwnBundle] },
+  { ...common, entryPoints: { cli: 'src/cli/launch.ts' }, outdir, banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: { cliMain: 'src/cli/main.ts' }, outdir, plugins: [mcpInItsOwnBundle] },
   { ...common, entryPoints: { mcp: 'src/mcp/main.ts' }, outdir },
   { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [withoutDomino, withoutCssParser, htmlparser2ParserOnly] },
   // pdf.js is ESM; as CommonJS its `import.meta.url` is empty, so its optional `require('@napi-rs/canvas')`

@@ -1,10 +1,10 @@
-import { lstatSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, webSearchSecretName } from '../core/config';
 import { isExecutableFile, locateRipgrep, packagedRipgrepRoot } from '../core/ripgrep/locate';
-import type { Logger, SpillWriter, ToolName } from '../core/tool';
+import type { Logger, SpillText, SpillWriter, ToolName } from '../core/tool';
 import type { WorkspaceFolderRef } from '../core/workspace/folders';
 
 // What a host outside VS Code gives the tools (the one-shot CLI and the MCP server, `node dist/cli.js mcp`):
@@ -60,24 +60,64 @@ export function environmentSecret(name: string, env: NodeJS.ProcessEnv): string 
   return (provider && env[webSearchKeyEnvVar(provider)]?.trim()) || undefined;
 }
 
+/** Spill files this process wrote: part of each name, so two spills in one millisecond get two files. */
+let spillsWritten = 0;
+
 /** How long a spill file is kept: older ones are deleted when the next spill is written. */
 const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Saves a complete over-cap result as a new file `scout-spill-<tool>-<ms>-<pid>.txt` (mode 600) under the OS
- * temp folder (issue 2: the CLI's spill) and returns its absolute path. First deletes this user's own spill
- * files there last modified more than {@link SPILL_MAX_AGE_MS} ago (regular files only, never a symlink;
- * failures are ignored).
+ * Saves a complete over-cap result as a new file `scout-spill-<tool>-<ms>-<pid>-<n>.txt` (mode 600) under `dir`, the
+ * OS temp folder by default (issue 2: the CLI's spill), and returns its absolute path. First deletes this
+ * user's own spill files there last modified more than {@link SPILL_MAX_AGE_MS} ago (regular files only, never
+ * a symlink; failures are ignored). The text is written piece by piece as it is made ({@link writeText}), so
+ * it is never held whole; a file left incomplete by a failed write is removed.
  *
  * @throws the file system's error when the file cannot be written (the caller's `saveCompleteResult` then
  *   says the result could not be saved).
  */
-export function writeSpillFile(text: string, tool: ToolName): string {
-  const dir = os.tmpdir();
+export function writeSpillFile(text: SpillText, tool: ToolName, dir = os.tmpdir()): string {
   deleteOldSpills(dir, Date.now() - SPILL_MAX_AGE_MS);
-  const file = path.join(dir, `scout-spill-${tool}-${Date.now()}-${process.pid}.txt`);
-  writeFileSync(file, text, { encoding: 'utf8', mode: 0o600, flag: 'wx' });
+  const file = path.join(dir, `scout-spill-${tool}-${Date.now()}-${process.pid}-${++spillsWritten}.txt`);
+  const fd = openSync(file, 'wx', 0o600);
+  try {
+    writeText(fd, text);
+  } catch (e) {
+    closeSync(fd);
+    unlinkSync(file);
+    throw e;
+  }
+  closeSync(fd);
   return file;
+}
+
+/** Bytes gathered before one `write` system call in {@link writeText}. */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
+/**
+ * Writes `text` to the open file `fd` as UTF-8, piece by piece: pieces are encoded into one buffer of
+ * {@link WRITE_BUFFER_BYTES}, written out each time it fills (a piece too long for it is written on its own).
+ *
+ * @throws the file system's error.
+ */
+export function writeText(fd: number, text: SpillText): void {
+  const buffer = Buffer.allocUnsafe(WRITE_BUFFER_BYTES);
+  let used = 0;
+  const flush = (): void => {
+    for (let done = 0; done < used; ) done += writeSync(fd, buffer, done, used - done);
+    used = 0;
+  };
+  for (const piece of text) {
+    // A UTF-16 code unit takes at most 3 bytes of UTF-8.
+    if (piece.length * 3 > WRITE_BUFFER_BYTES - used) flush();
+    if (piece.length * 3 > WRITE_BUFFER_BYTES) {
+      const bytes = Buffer.from(piece, 'utf8');
+      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done);
+    } else {
+      used += buffer.write(piece, used, 'utf8');
+    }
+  }
+  flush();
 }
 
 /** The CLI's {@link SpillWriter}: {@link writeSpillFile}, located by its `file:` URI. */

@@ -1,5 +1,4 @@
 import { defaultConfig, KEYED_WEB_SEARCH_PROVIDERS, settingProblem, webSearchKeyEnvVar, type ConfigKey, type ScoutConfig, type WebSearchConfig } from '../core/config';
-import { PROVIDERS } from '../core/web/search/providers';
 
 /** A mistake in how the CLI was called (exit status 2). */
 export class UsageError extends Error {
@@ -118,8 +117,14 @@ export function configFlag(name: string, key: ConfigKey, value: string, help: st
   return { name, value, repeatable, help, apply: (settings, v) => setConfigValue(settings.config, key, v!, name) };
 }
 
-/** The values of `--provider` (those of the setting scout.webSearch.provider). */
-const WEB_SEARCH_PROVIDERS = Object.keys(PROVIDERS) as WebSearchConfig['provider'][];
+/**
+ * The values of `--provider` (those of the setting scout.webSearch.provider). Read from web_search's provider
+ * table only when a flag needs them (`--provider`, the usage text), so other runs never load web_search.
+ */
+function webSearchProviders(): WebSearchConfig['provider'][] {
+  const { PROVIDERS } = require('../core/web/search/providers') as typeof import('../core/web/search/providers');
+  return Object.keys(PROVIDERS) as WebSearchConfig['provider'][];
+}
 
 /** Every option the CLI accepts. Tools append their own flags here (see {@link CliFlag}). */
 export const CLI_FLAGS: CliFlag[] = [
@@ -149,10 +154,13 @@ export const CLI_FLAGS: CliFlag[] = [
   {
     name: '--provider',
     value: 'NAME',
-    help: `web_search provider: ${WEB_SEARCH_PROVIDERS.join(', ')} (default duckduckgo; API keys are read from ${KEYED_WEB_SEARCH_PROVIDERS.map(webSearchKeyEnvVar).join(', ')})`,
+    get help() {
+      return `web_search provider: ${webSearchProviders().join(', ')} (default duckduckgo; API keys are read from ${KEYED_WEB_SEARCH_PROVIDERS.map(webSearchKeyEnvVar).join(', ')})`;
+    },
     apply: (s, v) => {
-      const provider = WEB_SEARCH_PROVIDERS.find((p) => p === v);
-      if (!provider) throw new UsageError(`--provider must be one of ${WEB_SEARCH_PROVIDERS.join(', ')}, not "${v}".`);
+      const providers = webSearchProviders();
+      const provider = providers.find((p) => p === v);
+      if (!provider) throw new UsageError(`--provider must be one of ${providers.join(', ')}, not "${v}".`);
       s.config.webSearch.provider = provider;
       if (s.providerUrl !== undefined) s.config.webSearch.baseUrls = { [provider]: s.providerUrl };
     },

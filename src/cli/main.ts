@@ -2,10 +2,10 @@ import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatToolError, isToolError, ToolError } from '../core/errors';
 import { isExecutableFile } from '../core/ripgrep/locate';
-import { findTool, TOOLS } from '../core/registry';
-import type { ToolEnv } from '../core/tool';
+import type { ToolEnv, ToolName } from '../core/tool';
 import { environmentSecret, folderAt, ripgrepLocator, stderrLogger, tempFileSpill } from './env';
 import { MCP_COMMAND, parseCommandLine, usage, UsageError, type CliSettings } from './flags';
+import { CLI_TOOL_NAMES, isCliTool, loadTool } from './tools';
 
 /**
  * `node dist/cli.js <tool> ['<json args>'] [--cwd DIR] [--json] [--rg PATH] [--config KEY=VALUE] …`, or
@@ -19,7 +19,7 @@ import { MCP_COMMAND, parseCommandLine, usage, UsageError, type CliSettings } fr
  * stdout early (`| head`) ends the CLI quietly: the rest of the output is dropped and the status is unchanged.
  */
 async function main(argv: readonly string[]): Promise<number> {
-  const tools = Object.keys(TOOLS);
+  const tools = CLI_TOOL_NAMES;
   let line;
   try {
     line = parseCommandLine(argv, process.cwd());
@@ -30,7 +30,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (line.tool === MCP_COMMAND) {
       if (line.argumentsJson !== undefined) throw new UsageError(`${MCP_COMMAND} takes no JSON arguments: each client call brings its own.`);
       if (line.settings.json) throw new UsageError(`--json does not apply to ${MCP_COMMAND}: a client receives the model text of every call.`);
-    } else if (!findTool(line.tool)) {
+    } else if (!isCliTool(line.tool)) {
       throw new UsageError(`unknown tool "${line.tool}".`);
     } else if (line.settings.rootsTimeoutMs !== undefined) {
       throw new UsageError(`--roots-timeout applies only to ${MCP_COMMAND}: a one-shot run has no client to ask for roots.`);
@@ -69,7 +69,7 @@ async function main(argv: readonly string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const tool = findTool(line.tool)!;
+    const tool = loadTool(line.tool as ToolName);
     const args = tool.parse(input, settings.config);
     const output = await tool.run(args, cliEnv(settings, abort.signal));
     process.stdout.write(`${settings.json ? JSON.stringify(output.value) : output.text}\n`);

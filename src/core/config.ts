@@ -1,5 +1,3 @@
-import { parseAllowedPrivateHost } from './web/http/addressGuard';
-
 /**
  * Every tunable of Scout's core, with the seeds' defaults. The VS Code layer reads these from `scout.*`
  * settings (see package.json `contributes.configuration`); the CLI uses the defaults plus its flags.
@@ -173,6 +171,9 @@ export function settingProblem(key: string, value: unknown): string | undefined 
     }
   }
   if (key === 'webFetch.allowedPrivateHosts' && Array.isArray(value)) {
+    // Loaded here, not at the top: the guard parses its address ranges when loaded, which a run that never
+    // sets this list (a CLI glob, issue 15) need not pay for.
+    const { parseAllowedPrivateHost } = require('./web/http/addressGuard') as typeof import('./web/http/addressGuard');
     const bad = value.find((entry) => typeof entry !== 'string' || !parseAllowedPrivateHost(entry));
     if (bad !== undefined) return `needs IP addresses, CIDR ranges or host names, and ${JSON.stringify(bad)} is none of them`;
   }

@@ -35,8 +35,11 @@ const UNSAFE_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u20
  */
 const INVISIBLE = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/;
 
-/** {@link UNSAFE_CHARACTERS} and {@link INVISIBLE}, as code units to escape in a quoted value. */
-const UNSAFE_IN_VALUE = new RegExp(`${UNSAFE_CHARACTERS.source}|${INVISIBLE.source}`, 'g');
+/** A character of {@link UNSAFE_CHARACTERS} or {@link INVISIBLE}: what a name cannot show raw, line feeds apart. */
+export const UNSAFE_OR_INVISIBLE = new RegExp(`${UNSAFE_CHARACTERS.source}|${INVISIBLE.source}`);
+
+/** {@link UNSAFE_OR_INVISIBLE}, as code units to escape in a quoted value. */
+const UNSAFE_IN_VALUE = new RegExp(UNSAFE_OR_INVISIBLE.source, 'g');
 
 /**
  * True when `text` cannot be printed raw as one line of a name: it holds a character of

@@ -1,4 +1,4 @@
-import type { SpillLocator, ToolEnv, ToolName } from './tool';
+import type { SpillLocator, SpillText, ToolEnv, ToolName } from './tool';
 
 /** What a complete over-cap result is: the call that made it and its size, for its first line. */
 export interface SpillSubject {
@@ -10,15 +10,21 @@ export interface SpillSubject {
   readonly call: string;
   /** The size of the complete result, made with {@link countOf}: `4,819 files`. */
   readonly size: string;
+  /**
+   * True when the result itself is incomplete (ripgrep stopped at `rawOutputMaxBytes`, see search/overflow.ts):
+   * the saved text is everything Scout read, and its first line and the footer's sentence say so.
+   */
+  readonly incomplete?: boolean;
 }
 
 /**
  * The first line of every complete result Scout saves (issue 13), in every host: `Scout glob "**\/*.ts": 4,819
- * files, complete result`. VS Code names an untitled document after its first line, so the tab, the save
- * prompt and a chat attachment read as a Scout result rather than as one of the user's files.
+ * files, complete result`, or `…, incomplete result (all Scout read)` for a result cut at ripgrep's output
+ * cap. VS Code names an untitled document after its first line, so the tab, the save prompt and a chat
+ * attachment read as a Scout result rather than as one of the user's files.
  */
 export function spillHeading(subject: SpillSubject): string {
-  return `Scout ${subject.tool} ${subject.call}: ${subject.size}, complete result`;
+  return `Scout ${subject.tool} ${subject.call}: ${subject.size}, ${subject.incomplete ? 'incomplete result (all Scout read)' : 'complete result'}`;
 }
 
 /** `n` with en-US digit grouping and the singular or plural noun: `1 file`, `4,819 files`. */
@@ -51,20 +57,35 @@ export interface SavedResult {
  * writer or it rejects, the sentence says the complete result could not be saved, and the caller keeps its
  * inline page.
  *
- * @param fullText makes the complete formatted result, in the order the tool lists it; called only when there
- *   is a spill writer to take it.
+ * @param fullText makes the complete formatted result, in the order the tool lists it, in pieces (see
+ *   `SpillText`); called only when there is a spill writer to take it.
  */
-export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fullText: () => string): Promise<SavedResult> {
+export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fullText: () => SpillText): Promise<SavedResult> {
   if (env.spill) {
     const title = spillHeading(subject);
     try {
-      const spill = await env.spill(`${title}\n\n${fullText()}`, { tool: subject.tool, title });
-      return { sentence: `The complete result is saved at ${spill.uri}. ${spill.hint}`, spill };
+      const spill = await env.spill(headed(title, fullText), { tool: subject.tool, title });
+      const what = subject.incomplete ? 'Everything Scout read' : 'The complete result';
+      return { sentence: `${what} is saved at ${spill.uri}. ${spill.hint}`, spill };
     } catch (e) {
       env.log.warn(`${subject.tool}: saving the complete result failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
   return { sentence: 'The complete result could not be saved; narrow the search to see the rest.' };
+}
+
+function* headed(title: string, body: () => SpillText): Generator<string> {
+  yield `${title}\n\n`;
+  yield* body();
+}
+
+/**
+ * A complete result's text as one string, for a host that needs one (VS Code's `openTextDocument`, an MCP
+ * text resource).
+ */
+export function spillString(text: SpillText): string {
+  const pieces: readonly string[] = Array.isArray(text) ? text : [...text];
+  return pieces.length === 1 ? pieces[0]! : pieces.join('');
 }
 
 /**

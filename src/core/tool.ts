@@ -14,10 +14,17 @@ export interface SpillLocator {
 }
 
 /**
+ * The complete formatted text of an over-cap result, as pieces to be read once, in order: joined, they are the
+ * text (a plain string is not one: it would iterate by character). A tool makes them as they are read and never splits a character (or a surrogate pair) between two
+ * pieces, so a host can write them out one by one and the complete text never has to be one string (issue 15).
+ */
+export type SpillText = IterableIterator<string> | readonly string[];
+
+/**
  * Saves the complete formatted text of an over-cap result. `text` starts with `meta.title`, the result's
  * self-describing first line (`spillHeading` in spill.ts). Rejects when it cannot; callers keep the inline page.
  */
-export type SpillWriter = (text: string, meta: { tool: ToolName; title: string }) => Promise<SpillLocator>;
+export type SpillWriter = (text: SpillText, meta: { tool: ToolName; title: string }) => Promise<SpillLocator>;
 
 /** A sink for diagnostics (the VS Code `LogOutputChannel`, or stderr in the CLI). Never given secrets. */
 export interface Logger {

@@ -18,7 +18,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { formatToolError, isToolError, quoteValue, ToolError } from '../core/errors';
 import { findTool } from '../core/registry';
-import { COMPLETE_RESULTS_KEPT } from '../core/spill';
+import { COMPLETE_RESULTS_KEPT, spillString } from '../core/spill';
 import type { Logger, ScoutTool, SpillWriter, ToolEnv } from '../core/tool';
 import { environmentSecret, ripgrepLocator, writeSpillFile } from '../cli/env';
 import type { CliSettings } from '../cli/flags';
@@ -126,7 +126,7 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
     log.info(`${tool.name}: called`);
     let saved: CompleteResult | undefined;
     const spill: SpillWriter = async (text, meta) => {
-      saved = results.add(text, meta);
+      saved = results.add(spillString(text), meta);
       server.sendResourceListChanged().catch(() => undefined);
       return spillLocator(saved, log);
     };
@@ -171,7 +171,7 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
  */
 function spillLocator(result: CompleteResult, log: Logger): { uri: string; hint: string } {
   try {
-    const file = writeSpillFile(result.parts.join(''), result.tool);
+    const file = writeSpillFile(result.parts, result.tool);
     return { uri: pathToFileURL(file).href, hint: `It is a plain text file at ${file}; read it to see every result, or read ${readingAdvice(result)}.` };
   } catch (e) {
     log.warn(`${result.tool}: the complete result could not be written to a temp file (${e instanceof Error ? e.message : String(e)}); it is served only as ${result.uri}`);

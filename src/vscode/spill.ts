@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { COMPLETE_RESULTS_KEPT, COMPLETE_RESULTS_MAX_CODE_UNITS, headingTool } from '../core/spill';
+import { COMPLETE_RESULTS_KEPT, COMPLETE_RESULTS_MAX_CODE_UNITS, headingTool, spillString } from '../core/spill';
 import type { SpillLocator, SpillWriter, ToolName } from '../core/tool';
 import type { HostTimings } from './hostTimings';
 
@@ -88,8 +88,10 @@ export class SpillStore implements vscode.Disposable {
   private readonly hidden: vscode.Disposable;
 
   /** The {@link SpillWriter} the tools get through their `ToolEnv`. Rejects when VS Code cannot make the document. */
-  readonly writer: SpillWriter = (text, meta) =>
+  readonly writer: SpillWriter = (pieces, meta) =>
     this.timings.measureAsync('spill', async () => {
+      // openTextDocument takes one string, so the pieces (issue 15) are joined here.
+      const text = spillString(pieces);
       const document = await this.fill(text, meta.tool, meta.title);
       this.log.info(`${meta.tool}: complete result (${text.length} characters) saved to ${document.uri.toString()}`);
       return spillLocator(document.uri, meta.title);

@@ -19,6 +19,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { activation } from './cases/activation';
 import { cancellation } from './cases/cancel';
+import { cliStart } from './cases/cliStart';
 import { editor } from './cases/editor';
 import { globPlan, globWhole } from './cases/glob';
 import { grepBroad, grepSelective } from './cases/grep';
@@ -37,6 +38,7 @@ const CASES: { id: string; run: (ctx: CaseContext) => Promise<CaseResult> }[] = 
   { id: 'glob-plan', run: globPlan },
   { id: 'cancel', run: cancellation },
   { id: 'activation', run: activation },
+  { id: 'cli-start', run: cliStart },
   { id: 'workspace-search', run: workspaceSearchCase },
   { id: 'web-fetch', run: webFetchCase },
   { id: 'web-bodies', run: webBodiesCase },

@@ -8,17 +8,18 @@
  * - `cancel`: starts grep calls and aborts each `delaysMs[i]` ms after it started, once its rg runs; reports
  *   when rg had exited (polling `/proc/<pid>/stat`) and when the call settled.
  */
-import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeSpillFile } from '../../src/cli/env';
 import { defaultConfig } from '../../src/core/config';
 import { isToolError } from '../../src/core/errors';
 import { findTool } from '../../src/core/registry';
-import type { Logger, RunSummary, SpillWriter, ToolEnv } from '../../src/core/tool';
+import type { Logger, RunSummary, SpillWriter, ToolEnv, ToolOutput } from '../../src/core/tool';
 import { listByParallelWalk } from './cases/globPlan';
 import { BENCH_RG } from './measure';
+import { outputDigest } from './outputDigest';
 import { profiled, type ProfileSummary } from './profile';
 
 /** What is run: a registry tool, or the glob plan under study (see cases/globPlan.ts). */
@@ -71,6 +72,8 @@ export interface CallReport {
   readonly textChars: number;
   /** Bytes written by the spill writer (the complete result). */
   readonly spillBytes: number;
+  /** `outputDigest` of the call's text, saved result and value (taken after the timed call). */
+  readonly outputSha256?: string;
   readonly error?: { readonly code: string; readonly message: string };
   readonly profile?: ProfileSummary;
 }
@@ -114,11 +117,12 @@ const log: Logger = {
 
 const spillDir = mkdtempSync(path.join(os.tmpdir(), 'scout-bench-spill-'));
 let spillBytes = 0;
-let spillCount = 0;
-const spill: SpillWriter = async (text) => {
-  const file = path.join(spillDir, `result-${++spillCount}.txt`);
-  await writeFile(file, text);
-  spillBytes += Buffer.byteLength(text);
+let spillFile: string | undefined;
+/** The CLI's spill writer (the text streamed to a new file piece by piece), in a folder of the benchmark's own. */
+const spill: SpillWriter = async (text, meta) => {
+  const file = writeSpillFile(text, meta.tool, spillDir);
+  spillBytes += statSync(file).size;
+  spillFile = file;
   return { uri: pathToFileURL(file).href, hint: 'Read that file to see every result.' };
 };
 
@@ -126,7 +130,13 @@ function env(root: string, signal: AbortSignal): ToolEnv {
   return { folders: [{ name: 'corpus', path: root }], config: defaultConfig(), signal, log, ripgrepPath: BENCH_RG, spill };
 }
 
-async function call(subject: Subject, input: CallRequest['input'], root: string, signal = new AbortController().signal): Promise<{ summary: RunSummary; text: string }> {
+interface Outcome {
+  summary: RunSummary;
+  text: string;
+  output?: ToolOutput;
+}
+
+async function call(subject: Subject, input: CallRequest['input'], root: string, signal = new AbortController().signal): Promise<Outcome> {
   if (subject === 'glob-plan') {
     const names = await listByParallelWalk(BENCH_RG, path.resolve(root, input.path ?? '.'), signal);
     return { summary: { files: names.length, truncated: false }, text: '' };
@@ -134,7 +144,7 @@ async function call(subject: Subject, input: CallRequest['input'], root: string,
   const tool = findTool(subject)!;
   const config = defaultConfig();
   const output = await tool.run(tool.parse(input, config), env(root, signal));
-  return { summary: output.summary, text: output.text };
+  return { summary: output.summary, text: output.text, output };
 }
 
 const gc = (): void => {
@@ -147,13 +157,14 @@ const gc = (): void => {
 async function runCall(request: CallRequest): Promise<CallReport> {
   if (request.warmupPath !== undefined) await call(request.subject, { ...request.input, path: request.warmupPath }, request.root);
   spillBytes = 0;
+  spillFile = undefined;
   gc();
   const rssBeforeBytes = process.memoryUsage.rss();
   const maxRssBeforeBytes = process.resourceUsage().maxRSS * 1024;
   const cpuBefore = process.cpuUsage();
   spawned.length = 0;
   const started = performance.now();
-  let outcome: { summary: RunSummary; text: string } | undefined;
+  let outcome: Outcome | undefined;
   let error: CallReport['error'];
   let profile: ProfileSummary | undefined;
   try {
@@ -179,6 +190,7 @@ async function runCall(request: CallRequest): Promise<CallReport> {
     ...(outcome ? { summary: outcome.summary } : {}),
     textChars: outcome?.text.length ?? 0,
     spillBytes,
+    ...(outcome?.output ? { outputSha256: outputDigest(request.root, outcome.output, spillFile ? readFileSync(spillFile, 'utf8') : '') } : {}),
     ...(error ? { error } : {}),
     ...(profile ? { profile } : {}),
   };

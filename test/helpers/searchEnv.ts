@@ -4,6 +4,7 @@ import { chmodSync, copyFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isExecutableFile, locateRipgrep, packagedRipgrepRoot } from '../../src/core/ripgrep/locate';
 import { defaultConfig, type ScoutConfig, type SearchConfig } from '../../src/core/config';
+import { spillString } from '../../src/core/spill';
 import { isToolError, type ToolErrorCode } from '../../src/core/errors';
 import type { ScoutTool, SpillWriter, ToolEnv, ToolOutput } from '../../src/core/tool';
 import type { WorkspaceFolderRef } from '../../src/core/workspace/folders';
@@ -56,7 +57,7 @@ export function folder(dir: string, name = dir.split('/').filter(Boolean).pop()!
 export function memorySpill(): SpillWriter & { texts: string[] } {
   const texts: string[] = [];
   const writer: SpillWriter = async (text) => {
-    texts.push(text);
+    texts.push(spillString(text));
     return { uri: `untitled:Spill-${texts.length}`, hint: 'Open that document to read every result.' };
   };
   return Object.assign(writer, { texts });

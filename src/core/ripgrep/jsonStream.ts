@@ -1,5 +1,6 @@
 import { ToolError } from '../errors';
 import { RecordSplitter } from './records';
+import { latin1Slice, utf8Slice } from './bufferSlices';
 
 /**
  * rg's encoding of arbitrary bytes in `--json` output: `{ text }` when the bytes are valid UTF-8, otherwise
@@ -20,11 +21,12 @@ export interface RgSubmatch {
  *   comparison is a cheap "same file as before" test.
  * - `line`: the matched line without its trailing CR/LF, decoded lossily (U+FFFD) when it is not UTF-8.
  * - `lineNumber`: 1-based (0 if rg printed none, which Scout's argv never causes).
- * - `submatches`: byte offsets into the line's bytes.
+ * - `submatches`: byte offsets into the line's bytes. A line with one match gets a frozen array shared by every
+ *   line with the same offsets ({@link oneSubmatch}).
  * - `lineBase64`: the exact bytes of a non-UTF-8 line (terminator included), base64; the offsets refer to
  *   them. Undefined for a UTF-8 line.
  */
-export type MatchHandler = (path: RgData, line: string, lineNumber: number, submatches: RgSubmatch[], lineBase64: string | undefined) => void;
+export type MatchHandler = (path: RgData, line: string, lineNumber: number, submatches: readonly RgSubmatch[], lineBase64: string | undefined) => void;
 
 // rg (serde_json) writes every message on one line with fields in a fixed order; begin/end/match/context
 // objects start with their type, the summary starts with "data". The reader checks these byte prefixes so it
@@ -45,6 +47,10 @@ const MATCH_BYTES = bytes('{"match":{"bytes":"');
 const AFTER_MATCH = bytes('},"start":');
 const END_KEY = bytes(',"end":');
 const CLOSE = bytes(']}}');
+/** Where the `t` of "text" or the `b` of "bytes" is in {@link PATH_TEXT} / {@link PATH_BYTES}. */
+const PATH_KEY_AT = '{"type":"match","data":{"path":{"'.length;
+/** Where the `t` of "text" or the `b` of "bytes" is in {@link MATCH_TEXT} / {@link MATCH_BYTES}. */
+const MATCH_KEY_AT = '{"match":{"'.length;
 const NULL = bytes('null');
 
 const QUOTE = 0x22;
@@ -54,20 +60,6 @@ const BACKSLASH = 0x5c;
 function bytes(s: string): Buffer {
   return Buffer.from(s, 'latin1');
 }
-
-type SliceFn = (this: Buffer, start: number, end: number) => string;
-// Node's Buffer#utf8Slice/latin1Slice are what toString(encoding, start, end) ends in; calling them directly
-// skips its argument handling, which shows in profiles at one call per match. Fall back where absent.
-const utf8Slice: SliceFn =
-  (Buffer.prototype as unknown as { utf8Slice?: SliceFn }).utf8Slice ??
-  function (this: Buffer, start, end) {
-    return this.toString('utf8', start, end);
-  };
-const latin1Slice: SliceFn =
-  (Buffer.prototype as unknown as { latin1Slice?: SliceFn }).latin1Slice ??
-  function (this: Buffer, start, end) {
-    return this.toString('latin1', start, end);
-  };
 
 /**
  * A streaming reader of `rg --json` output (the JSON Lines format of ripgrep's `--json` flag).
@@ -84,8 +76,19 @@ export class RgJsonReader {
   private readonly splitter: RecordSplitter;
   /** Number of `match` messages read. */
   matches = 0;
-  private lastPathBytes: Buffer | undefined;
+  /** The previous match's path bytes as rg printed them (the first `lastPathLength` bytes; reused). */
+  private lastPathBytes = Buffer.allocUnsafe(256);
+  /** -1 until a match was read by the fast reader, and after one read by `JSON.parse`. */
+  private lastPathLength = -1;
   private lastPath: RgData | undefined;
+  /** The match {@link readMatch} read last, handed on by {@link line}. */
+  private readonly read: { path: RgData | undefined; line: string; lineNumber: number; submatches: readonly RgSubmatch[]; lineBase64: string | undefined } = {
+    path: undefined,
+    line: '',
+    lineNumber: 0,
+    submatches: NO_SUBMATCHES,
+    lineBase64: undefined,
+  };
   /** Set once a match line was read in full by the fast reader (see `sep`). */
   private layoutSeen = false;
 
@@ -102,8 +105,11 @@ export class RgJsonReader {
   }
 
   private line(buf: Buffer, start: number, end: number): void {
-    if (at(buf, start, end, MATCH_PREFIX)) {
-      if (!this.readMatch(buf, start, end)) this.handleParsed(buf, start, end);
+    if (this.layoutSeen ? end - start > MATCH_PREFIX.length && buf[start + TYPE_PREFIX.length] === 0x6d /* m */ && buf[start] === 0x7b /* { */ : at(buf, start, end, MATCH_PREFIX)) {
+      // The handler is called here rather than inside readMatch, so the (large) parser is not compiled again
+      // whenever the engine re-optimizes the handler's allocations.
+      if (this.readMatch(buf, start, end)) this.onMatch(this.read.path!, this.read.line, this.read.lineNumber, this.read.submatches, this.read.lineBase64);
+      else this.handleParsed(buf, start, end);
       return;
     }
     if (at(buf, start, end, TYPE_PREFIX)) return;
@@ -112,21 +118,24 @@ export class RgJsonReader {
 
   /**
    * Reads a match message in rg's fixed layout and hands it on; false (and nothing handed on) when the line
-   * is laid out differently.
+   * is laid out differently. Strings are skipped by jumping from quote to quote (`indexOf`, native), not byte
+   * by byte; a match in the same file as the one before compares its path bytes with that one's.
    */
   private readMatch(buf: Buffer, start: number, end: number): boolean {
-    const pathIsBytes = !at(buf, start, end, PATH_TEXT);
-    if (pathIsBytes && !at(buf, start, end, PATH_BYTES)) return false;
+    const pathIsBytes = !this.key(buf, start, end, PATH_TEXT, PATH_KEY_AT);
+    if (pathIsBytes && !this.key(buf, start, end, PATH_BYTES, PATH_KEY_AT)) return false;
     const pathOpen = start + (pathIsBytes ? PATH_BYTES.length : PATH_TEXT.length);
-    const pathClose = stringEnd(buf, pathOpen, end);
+    let pathClose = this.samePathEnd(buf, pathOpen, end, pathIsBytes);
+    const samePath = pathClose >= 0;
+    if (!samePath) pathClose = stringEnd(buf, pathOpen, end, true);
     if (pathClose < 0 || !this.sep(buf, pathClose + 1, end, AFTER_PATH)) return false;
-    const path = this.path(buf, pathOpen, pathClose, pathIsBytes);
+    const path = samePath ? this.lastPath! : this.path(buf, pathOpen, pathClose, pathIsBytes);
 
     let p = pathClose + 1 + AFTER_PATH.length;
     const lineIsBytes = at(buf, p, end, BYTES_KEY);
     if (!lineIsBytes && !at(buf, p, end, TEXT_KEY)) return false;
     const lineOpen = p + (lineIsBytes ? BYTES_KEY.length : TEXT_KEY.length);
-    const lineClose = stringEnd(buf, lineOpen, end);
+    const lineClose = stringEnd(buf, lineOpen, end, true);
     if (lineClose < 0 || !this.sep(buf, lineClose + 1, end, AFTER_LINES)) return false;
     let line: string;
     let lineBase64: string | undefined;
@@ -146,17 +155,20 @@ export class RgJsonReader {
     p = intEnd;
     if (!this.sep(buf, p, end, SUBMATCHES)) return false;
     p += SUBMATCHES.length;
-    const submatches: RgSubmatch[] = [];
+    let submatches: RgSubmatch[] | undefined;
+    let first: RgSubmatch | undefined;
     while (buf[p] !== 0x5d /* ] */) {
-      const textIsBytes = !at(buf, p, end, MATCH_TEXT);
-      if (textIsBytes && !at(buf, p, end, MATCH_BYTES)) return false;
+      const textIsBytes = !this.key(buf, p, end, MATCH_TEXT, MATCH_KEY_AT);
+      if (textIsBytes && !this.key(buf, p, end, MATCH_BYTES, MATCH_KEY_AT)) return false;
       const textClose = stringEnd(buf, p + (textIsBytes ? MATCH_BYTES.length : MATCH_TEXT.length), end);
       if (textClose < 0 || !this.sep(buf, textClose + 1, end, AFTER_MATCH)) return false;
       const s = readInt(buf, textClose + 1 + AFTER_MATCH.length, end);
       if (s < 0 || !this.sep(buf, intEnd, end, END_KEY)) return false;
       const e = readInt(buf, intEnd + END_KEY.length, end);
       if (e < 0 || buf[intEnd] !== 0x7d /* } */) return false;
-      submatches.push({ start: s, end: e });
+      if (submatches) submatches.push({ start: s, end: e });
+      else if (first) submatches = [first, { start: s, end: e }];
+      else first = { start: s, end: e };
       p = intEnd + 1;
       if (buf[p] === 0x2c /* , */) p++;
       if (p >= end) return false;
@@ -164,14 +176,19 @@ export class RgJsonReader {
     if (p + CLOSE.length !== end || !this.sep(buf, p, end, CLOSE)) return false;
     this.matches++;
     this.layoutSeen = true;
-    this.onMatch(path, line, lineNumber, submatches, lineBase64);
+    const read = this.read;
+    read.path = path;
+    read.line = line;
+    read.lineNumber = lineNumber;
+    read.submatches = submatches ?? (first ? oneSubmatch(first.start, first.end) : NO_SUBMATCHES);
+    read.lineBase64 = lineBase64;
     return true;
   }
 
   /**
    * True when `buf[p..end)` starts with the separator `lit` (punctuation and a key name between two values).
    * The first match line is checked byte for byte; once one was read, the layout is known to be rg's and only
-   * a separator's first and last bytes are compared. Keys that tell text from bytes are always compared in full.
+   * a separator's first and last bytes are compared.
    */
   private sep(buf: Buffer, p: number, end: number, lit: Buffer): boolean {
     if (!this.layoutSeen) return at(buf, p, end, lit);
@@ -179,12 +196,33 @@ export class RgJsonReader {
     return end - p > last && buf[p] === lit[0] && buf[p + last] === lit[last];
   }
 
-  /** The path string `buf[open..close)`, reusing the previous object when the bytes are the same. */
+  /**
+   * True when `buf[p..end)` starts with `lit`, a separator ending in a key that tells text from bytes: like
+   * {@link sep}, and once the layout is known the byte at `keyAt` (`t` of "text", `b` of "bytes") is compared too.
+   */
+  private key(buf: Buffer, p: number, end: number, lit: Buffer, keyAt: number): boolean {
+    return this.sep(buf, p, end, lit) && (!this.layoutSeen || buf[p + keyAt] === lit[keyAt]);
+  }
+
+  /**
+   * When the path string opening at `open` is the previous match's path (same form, same bytes, closed by a
+   * quote right after them), the index of that quote; otherwise -1.
+   */
+  private samePathEnd(buf: Buffer, open: number, end: number, isBytes: boolean): number {
+    const length = this.lastPathLength;
+    if (length < 0 || isBytes !== (this.lastPath!.bytes !== undefined)) return -1;
+    const close = open + length;
+    if (close >= end || buf[close] !== QUOTE || buf.compare(this.lastPathBytes, 0, length, open, close) !== 0) return -1;
+    return close;
+  }
+
+  /** The path string `buf[open..close)`, decoded, remembered as the previous path. */
   private path(buf: Buffer, open: number, close: number, isBytes: boolean): RgData {
-    const last = this.lastPathBytes;
-    if (last && last.length === close - open && at(buf, open, close, last)) return this.lastPath!;
     const path: RgData = isBytes ? { bytes: latin1Slice.call(buf, open, close) } : { text: decodeString(buf, open, close) };
-    this.lastPathBytes = Buffer.from(buf.subarray(open, close));
+    const length = close - open;
+    if (this.lastPathBytes.length < length) this.lastPathBytes = Buffer.allocUnsafe(Math.max(length, 2 * this.lastPathBytes.length));
+    buf.copy(this.lastPathBytes, 0, open, close);
+    this.lastPathLength = length;
     this.lastPath = path;
     return path;
   }
@@ -198,12 +236,36 @@ export class RgJsonReader {
     if (!isMatchData(data)) throw malformed(start, end);
     this.matches++;
     const path = data.path.text !== undefined ? { text: data.path.text } : { bytes: data.path.bytes! };
-    this.lastPathBytes = undefined;
+    this.lastPathLength = -1;
     const submatches = data.submatches.map((s) => ({ start: s.start, end: s.end }));
     const lineBase64 = data.lines.bytes;
     const line = lineBase64 === undefined ? data.lines.text! : Buffer.from(lineBase64, 'base64').toString('utf8');
     this.onMatch(path, stripTerminator(line), data.line_number ?? 0, submatches, lineBase64);
   }
+}
+
+const NO_SUBMATCHES: readonly RgSubmatch[] = Object.freeze([]);
+
+/** Frozen one-submatch arrays by their offsets (see {@link oneSubmatch}); at most {@link MAX_SHARED_SUBMATCHES}. */
+const sharedSubmatches = new Map<number, readonly RgSubmatch[]>();
+const MAX_SHARED_SUBMATCHES = 4096;
+
+/**
+ * The submatches of a line with one match, `[{ start, end }]`, as one frozen array shared by every line with the
+ * same offsets: matches of one pattern tend to sit at a few positions (after the usual indentations), so a
+ * large result holds a few of these instead of two objects per line (issue 15: fewer objects per match).
+ * Frozen, so no holder can change what the others see. Offsets from 2^15 on (the key stays a small integer)
+ * or a full table get a fresh array.
+ */
+function oneSubmatch(start: number, end: number): readonly RgSubmatch[] {
+  if (start >= 0x8000 || end >= 0x8000) return Object.freeze([Object.freeze({ start, end })]);
+  const key = (start << 15) | end;
+  let shared = sharedSubmatches.get(key);
+  if (shared === undefined) {
+    shared = Object.freeze([Object.freeze({ start, end })]);
+    if (sharedSubmatches.size < MAX_SHARED_SUBMATCHES) sharedSubmatches.set(key, shared);
+  }
+  return shared;
 }
 
 /** True when `buf[p..end)` starts with `lit`. */
@@ -230,48 +292,45 @@ function readInt(buf: Buffer, p: number, end: number): number {
 }
 
 /**
- * Index of the quote closing a JSON string whose content starts at `p` (escapes skipped); -1 if unclosed.
- * Records the escapes seen in {@link escapeCount}, {@link firstEscape} and {@link lastEscape} (indices of
- * their backslashes, -1 when none).
+ * Index of the quote closing a JSON string whose content starts at `p`; -1 if unclosed. Jumps from quote to
+ * quote with `indexOf` (memchr), skipping a quote escaped by an odd run of backslashes before it. With
+ * `escapes`, also records in {@link firstEscape} the content's first backslash (-1 when none), which is all
+ * the decoders need to know about escapes.
  */
-function stringEnd(buf: Buffer, p: number, end: number): number {
-  let first = -1;
-  let last = -1;
-  let count = 0;
-  for (; p < end; p++) {
-    const c = buf[p];
-    if (c === QUOTE) {
-      firstEscape = first;
-      lastEscape = last;
-      escapeCount = count;
-      return p;
+function stringEnd(buf: Buffer, p: number, end: number, escapes = false): number {
+  const open = p;
+  for (;;) {
+    const quote = buf.indexOf(QUOTE, p);
+    if (quote < 0 || quote >= end) return -1;
+    let before = quote - 1;
+    while (before >= open && buf[before] === BACKSLASH) before--;
+    if (((quote - 1 - before) & 1) === 0) {
+      if (escapes) {
+        const backslash = buf.indexOf(BACKSLASH, open);
+        firstEscape = backslash >= 0 && backslash < quote ? backslash : -1;
+      }
+      return quote;
     }
-    if (c === BACKSLASH) {
-      if (count++ === 0) first = p;
-      last = p++;
-    }
+    p = quote + 1;
   }
-  return -1;
 }
 let firstEscape = -1;
-let lastEscape = -1;
-let escapeCount = 0;
 
 /** The JSON string content `buf[open..close)`, just scanned by {@link stringEnd}, decoded. */
 function decodeString(buf: Buffer, open: number, close: number): string {
-  return escapeCount === 0 ? utf8Slice.call(buf, open, close) : (JSON.parse(utf8Slice.call(buf, open - 1, close + 1)) as string);
+  return firstEscape < 0 ? utf8Slice.call(buf, open, close) : (JSON.parse(utf8Slice.call(buf, open - 1, close + 1)) as string);
 }
 
 /**
  * A matched line's JSON string content `buf[open..close)`, just scanned by {@link stringEnd}, decoded and
- * without its trailing CR/LF. The common case, where the only escapes are a final `\n` or `\r\n`, is
- * decoded straight from the bytes; any other escape goes through JSON.parse.
+ * without its trailing CR/LF. The common case, where the only escape is a final `\n` or `\r\n` (the first
+ * backslash is that one), is decoded straight from the bytes; any other escape goes through JSON.parse.
  */
 function decodeLineText(buf: Buffer, open: number, close: number): string {
-  if (escapeCount === 0) return stripTerminator(utf8Slice.call(buf, open, close));
-  if (lastEscape === close - 2 && buf[close - 1] === 0x6e /* n */) {
-    if (escapeCount === 1) return utf8Slice.call(buf, open, close - 2);
-    if (escapeCount === 2 && firstEscape === close - 4 && buf[close - 3] === 0x72 /* r */) return utf8Slice.call(buf, open, close - 4);
+  if (firstEscape < 0) return stripTerminator(utf8Slice.call(buf, open, close));
+  if (buf[close - 1] === 0x6e /* n */) {
+    if (firstEscape === close - 2) return utf8Slice.call(buf, open, close - 2);
+    if (firstEscape === close - 4 && buf[close - 3] === 0x72 /* r */ && buf[close - 2] === BACKSLASH) return utf8Slice.call(buf, open, close - 4);
   }
   return stripTerminator(JSON.parse(utf8Slice.call(buf, open - 1, close + 1)) as string);
 }

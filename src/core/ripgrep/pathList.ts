@@ -1,4 +1,6 @@
-import { isUtf8 } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
+import { concatAll } from '../arrays';
+import { latin1Slice, utf8Slice } from './bufferSlices';
 
 /** One path of rg's NUL-separated output: its text, and its exact bytes (base64) when they are not UTF-8. */
 export interface ListedPath {
@@ -18,27 +20,164 @@ export function decodePath(out: Buffer, start: number, end: number, strip: numbe
   return path.includes('\uFFFD') && !isUtf8(out.subarray(from, end)) ? { path, base64: out.toString('base64', from, end) } : { path };
 }
 
+/** Consecutive paths of a {@link PathList}, decoded together. */
+export interface PathRun {
+  /** How many paths the run holds (it follows the previous run in {@link PathList.paths}). */
+  readonly count: number;
+  /**
+   * The run's paths joined by line feeds, when the decoder had it at no cost: the run was UTF-8 and no path in
+   * it holds a line feed (so splitting `joined` at line feeds gives the paths back). Undefined otherwise.
+   */
+  readonly joined?: string;
+  /** True when the run's bytes were all ASCII (so are its paths). */
+  readonly ascii: boolean;
+}
+
+/** `rg --files --null` output, decoded (see {@link PathListReader}). */
+export interface PathList {
+  /** Every path in rg's order, `strip` bytes dropped; lossy (U+FFFD) where a name is not UTF-8. */
+  readonly paths: string[];
+  /** The paths whose names are not UTF-8: their index in `paths` and their exact bytes, base64. */
+  readonly nonUtf8Paths: { index: number; base64: string }[];
+  /** `paths` cut into the runs it was decoded in, in order; their counts add up to `paths.length`. */
+  readonly runs: readonly PathRun[];
+  /** False when the output did not end with a NUL byte (so it was not rg's list, or was cut). */
+  readonly endsWithNul: boolean;
+}
+
 /**
- * Decodes `rg --files --null` output: paths each ended by a NUL byte, `strip` leading bytes dropped from
- * each (see `outputPrefixLength`). Names that are not valid UTF-8 are decoded lossily (U+FFFD) and also
- * listed with their exact bytes. All-UTF-8 output (the common case) is decoded in one pass and split;
- * otherwise each name is decoded on its own, which keeps the UTF-8 names in compact one-byte strings.
+ * Bytes of output gathered before they are decoded as one run: above V8's largest regular heap object, so the
+ * run's text and its joined form are made in the large-object space, which garbage collection never copies.
+ */
+const RUN_BYTES = 256 * 1024;
+/** Runs that are not UTF-8 as a whole are halved until this size; below it, each name is decoded on its own. */
+const SMALLEST_HALVED_RUN = 2048;
+
+/**
+ * A streaming decoder of `rg --files --null` output: paths each ended by a NUL byte, `strip` leading bytes
+ * dropped from each (see `outputPrefixLength`). Feed stdout chunks with {@link push} as they arrive, then call
+ * {@link end}.
+ *
+ * Chunks are gathered into runs of {@link RUN_BYTES} and decoded up to their last NUL: a run that is ASCII (checked natively) is read as
+ * Latin-1, one that is UTF-8 as UTF-8, and its records are split with the engine's own string operations, so
+ * no JavaScript runs per path. A run that is not UTF-8, or holds a name with a line feed, is halved (at a NUL)
+ * until the halves are plain, and below {@link SMALLEST_HALVED_RUN} bytes its names are decoded one by one:
+ * names that are not valid UTF-8 are decoded lossily (U+FFFD) and also listed with their exact bytes, while the
+ * others stay compact one-byte strings. The paths of a run are substrings of the run's text.
+ */
+export class PathListReader {
+  private readonly runs: PathRun[] = [];
+  private readonly pieces: string[][] = [];
+  private readonly nonUtf8Paths: { index: number; base64: string }[] = [];
+  private count = 0;
+  /** Chunks not decoded yet (a run is decoded once {@link RUN_BYTES} are gathered), and their size. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private lastByte = -1;
+
+  constructor(private readonly strip: number) {}
+
+  /** Feeds the next chunk of stdout (not modified afterwards). */
+  push(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    this.lastByte = chunk[chunk.length - 1]!;
+    this.pending.push(chunk);
+    this.pendingBytes += chunk.length;
+    if (this.pendingBytes >= RUN_BYTES) this.decodePending(false);
+  }
+
+  /**
+   * Ends the stream and returns every path. A last path without its NUL is decoded too, or dropped with
+   * `dropUnended` (output cut at a byte cap ends in the middle of a path).
+   */
+  end(dropUnended = false): PathList {
+    this.decodePending(!dropUnended);
+    const paths = this.pieces.length === 1 ? this.pieces[0]! : concatAll(this.pieces);
+    return { paths, nonUtf8Paths: this.nonUtf8Paths, runs: this.runs, endsWithNul: this.lastByte <= 0 };
+  }
+
+  /** Decodes the chunks gathered so far up to their last NUL (all of them at the end), keeping the rest. */
+  private decodePending(last: boolean): void {
+    if (this.pendingBytes === 0) return;
+    const all = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
+    const end = last ? all.length : all.lastIndexOf(0) + 1;
+    if (end < all.length && !last) {
+      // Copy the tail so the gathered chunks are not kept alive by a small carried fragment.
+      const tail = Buffer.from(all.subarray(end));
+      this.pending.push(tail);
+      this.pendingBytes = tail.length;
+    }
+    if (end === 0) return;
+    if (all[end - 1] === 0) this.decodeRun(all, 0, end);
+    else {
+      const lastNul = all.lastIndexOf(0, end - 1) + 1;
+      if (lastNul > 0) this.decodeRun(all, 0, lastNul);
+      this.decodeNames(all, lastNul, end);
+    }
+  }
+
+  /** Decodes the records `buf[start, end)`, which ends just after a NUL. */
+  private decodeRun(buf: Buffer, start: number, end: number): void {
+    const bytes = buf.subarray(start, end);
+    const ascii = isAscii(bytes);
+    // A name that is not UTF-8 or holds a line feed (0x0a) is decoded on its own; the rest of its run is halved
+    // away from it.
+    const plain = (ascii || isUtf8(bytes)) && bytes.indexOf(0x0a) < 0;
+    if (!plain && end - start > SMALLEST_HALVED_RUN) {
+      const middle = buf.indexOf(0, start + ((end - start) >> 1)) + 1;
+      if (middle > 0 && middle < end) {
+        this.decodeRun(buf, start, middle);
+        this.decodeRun(buf, middle, end);
+        return;
+      }
+    }
+    if (!plain) {
+      this.decodeNames(buf, start, end);
+      return;
+    }
+    const text: string = ascii ? latin1Slice.call(buf, start, end - 1) : utf8Slice.call(buf, start, end - 1);
+    const strip = this.strip;
+    // Every record starts with the same `strip` bytes (rg prints `./` before each path under `.`), so dropping
+    // them from all records is one replacement. A NUL left over would mean a record without them.
+    const joined = strip ? text.slice(strip).replaceAll(`\0${text.slice(0, strip)}`, '\n') : text.replaceAll('\0', '\n');
+    if (joined.includes('\0')) {
+      const paths = text.split('\0');
+      this.add(strip ? paths.map((p) => p.slice(strip)) : paths, ascii);
+    } else {
+      this.add(joined.split('\n'), ascii, joined);
+    }
+  }
+
+  /** Decodes the records `buf[start, end)` name by name, keeping the exact bytes of those not UTF-8. */
+  private decodeNames(buf: Buffer, start: number, end: number): void {
+    const paths: string[] = [];
+    for (let cursor = start; cursor < end; ) {
+      let stop = buf.indexOf(0, cursor);
+      if (stop < 0 || stop > end) stop = end;
+      const { path, base64 } = decodePath(buf, cursor, stop, this.strip);
+      if (base64 !== undefined) this.nonUtf8Paths.push({ index: this.count + paths.length, base64 });
+      paths.push(path);
+      cursor = stop + 1;
+    }
+    this.add(paths, false);
+  }
+
+  private add(paths: string[], ascii: boolean, joined?: string): void {
+    this.pieces.push(paths);
+    this.runs.push(joined === undefined ? { count: paths.length, ascii } : { count: paths.length, joined, ascii });
+    this.count += paths.length;
+  }
+}
+
+/**
+ * Decodes complete `rg --files --null` output at once (see {@link PathListReader}): the paths, and the names that
+ * are not UTF-8 with their exact bytes.
  */
 export function decodePathList(out: Buffer, strip: number): { paths: string[]; nonUtf8Paths: { index: number; base64: string }[] } {
-  const nonUtf8Paths: { index: number; base64: string }[] = [];
-  if (out.length === 0) return { paths: [], nonUtf8Paths };
-  if (isUtf8(out)) {
-    const records = out.toString('utf8', 0, out[out.length - 1] === 0 ? out.length - 1 : out.length).split('\0');
-    return { paths: strip ? records.map((p) => p.slice(strip)) : records, nonUtf8Paths };
-  }
-  const paths: string[] = [];
-  for (let cursor = 0; cursor < out.length; ) {
-    let stop = out.indexOf(0, cursor);
-    if (stop < 0) stop = out.length;
-    const { path, base64 } = decodePath(out, cursor, stop, strip);
-    if (base64 !== undefined) nonUtf8Paths.push({ index: paths.length, base64 });
-    paths.push(path);
-    cursor = stop + 1;
-  }
+  const reader = new PathListReader(strip);
+  reader.push(out);
+  const { paths, nonUtf8Paths } = reader.end();
   return { paths, nonUtf8Paths };
 }

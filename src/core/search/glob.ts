@@ -3,14 +3,15 @@ import { parseArguments } from '../args';
 import { quoteValue, ToolError } from '../errors';
 import { globArgv } from '../ripgrep/argv';
 import { interpretExit, type RipgrepOutcome } from '../ripgrep/exit';
-import { decodePathList } from '../ripgrep/pathList';
+import { rawOutputOverflowError } from '../ripgrep/process';
+import { PathListReader, type PathList } from '../ripgrep/pathList';
 import { countOf, saveCompleteResult } from '../spill';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import type { ResolvedTarget } from '../workspace/folders';
 import { pathSchema, patternSchema } from './arguments';
 import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGlob, type ExplainBudget } from './explain';
-import { count, displayPaths, layoutEmpty, layoutResult, NO_FILES } from './page';
-import { rawOutputCutNote, wholePaths } from './overflow';
+import { count, displayNonUtf8Path, displayPath, layoutEmpty, layoutPieces, layoutResult, listedAsIs, NO_FILES } from './page';
+import { rawOutputCutNote } from './overflow';
 import { readingNotes, resolveSearchCall } from './patterns';
 import { rereadings } from './rereadings';
 import { sampleAcrossBranches } from './sample';
@@ -82,16 +83,17 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   const { target } = resolved;
   let glob = resolved.glob!;
   let listing = await listFiles(glob.glob, target, env, args.pattern);
-  if (listing.paths.length === 0) {
+  if (listing.list.paths.length === 0) {
     for (const other of await rereadings({ name: 'pattern', value: args.pattern }, glob, target)) {
       const again = await listFiles(other.glob, target, env, args.pattern);
-      if (again.paths.length === 0) continue;
+      if (again.list.paths.length === 0) continue;
       [glob, listing] = [other, again];
       break;
     }
   }
   const pattern = glob.glob;
-  const { paths, nonUtf8Paths, outcome, cut } = listing;
+  const { list, outcome, cut } = listing;
+  const { paths, nonUtf8Paths } = list;
   const unreadable = unreadablePaths(outcome, target);
 
   const value: GlobValue = {
@@ -113,14 +115,14 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   }
 
   const cap = config.globMaxResults;
-  const listed = displayPaths(paths, nonUtf8Paths);
-  if (paths.length <= cap) return { text: layoutResult(listed, notes, undefined, note), value, summary: { ...summary, truncated: cut } };
+  const listed = listPaths(list);
+  if (paths.length <= cap) return { text: layoutResult(listed.lines, notes, undefined, note), value, summary: { ...summary, truncated: cut } };
 
   const sample = config.sampleOverCapGlobResults ? sampleAcrossBranches(paths, target.relPath, cap) : undefined;
   const sampled = sample && !sample.equalsHead ? sample.indices : undefined;
-  const page = sampled ? sampled.map((i) => listed[i]!) : listed.slice(0, cap);
+  const page = sampled ? sampled.map((i) => listed.lines[i]!) : listed.lines.slice(0, cap);
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}`;
-  const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file') }, () => layoutResult(listed, notes, undefined, note));
+  const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file'), incomplete: cut }, () => layoutPieces(listed.pieces, notes, undefined, note));
   const omitted = `${count(paths.length - page.length, 'more file')} not shown`;
   let footer: string;
   if (sample && !sample.equalsHead) {
@@ -141,12 +143,38 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   };
 }
 
+/**
+ * The listed lines of every path (`displayPath`, or `displayNonUtf8Path` for a name that is not UTF-8), and the
+ * same lines in pieces for the complete result: a run
+ * of paths that all list as they are (the usual case, checked with one scan of the run) is its decoder's
+ * joined text as is, so the complete list is never joined or checked path by path.
+ */
+function listPaths(list: PathList): { lines: readonly string[]; pieces: string[] } {
+  const pieces: string[] = [];
+  let lines: string[] | undefined;
+  const nonUtf8 = new Map(list.nonUtf8Paths.map(({ index, base64 }) => [index, base64]));
+  let at = 0;
+  for (const run of list.runs) {
+    if (run.joined !== undefined && listedAsIs(run.joined, run.ascii)) {
+      pieces.push(run.joined);
+    } else {
+      lines ??= list.paths.slice();
+      for (let i = at; i < at + run.count; i++) {
+        const base64 = nonUtf8.get(i);
+        lines[i] = base64 === undefined ? displayPath(list.paths[i]!) : displayNonUtf8Path(Buffer.from(base64, 'base64'));
+      }
+      pieces.push(lines.slice(at, at + run.count).join('\n'));
+    }
+    at += run.count;
+  }
+  return { lines: lines ?? list.paths, pieces: pieces.flatMap((piece, i) => (i === 0 ? [piece] : ['\n', piece])) };
+}
+
 /** One `rg --files` run of a glob call: the paths it listed, decoded, and how rg ended. */
 interface Listing {
-  readonly paths: string[];
-  readonly nonUtf8Paths: { index: number; base64: string }[];
+  readonly list: PathList;
   readonly outcome: RipgrepOutcome;
-  /** True when rg was stopped at `rawOutputMaxBytes`: `paths` holds the whole paths it printed by then. */
+  /** True when rg was stopped at `rawOutputMaxBytes`: `list` holds the whole paths it printed by then. */
   readonly cut: boolean;
 }
 
@@ -158,17 +186,18 @@ interface Listing {
  *   list; SEARCH_RAW_OUTPUT_OVERFLOW when it was cut before one whole path.
  */
 async function listFiles(pattern: string, target: ResolvedTarget, env: ToolEnv, value: string): Promise<Listing> {
-  // rg --sort=modified prints the whole list at once when it is done, so nothing is gained by parsing as
-  // chunks arrive: they are kept (within rawOutputMaxBytes) and decoded in one pass at the end.
-  const chunks: Buffer[] = [];
-  const exit = await runSearch('glob', globArgv(pattern, target.relPath), target, env, (chunk) => chunks.push(chunk));
+  // rg --sort=modified prints the whole list at once when it is done; each chunk is decoded as it arrives.
+  const reader = new PathListReader(outputPrefixLength(target.relPath));
+  const exit = await runSearch('glob', globArgv(pattern, target.relPath), target, env, (chunk) => reader.push(chunk));
   const outcome = interpretExit(exit, { glob: { name: 'pattern', value } });
   if (outcome.warnings.length) env.log.warn(`glob: ripgrep said: ${outcome.warnings.join('\n')}`);
   const cut = exit.stdoutCut === true;
-  const stdout = cut ? wholePaths(Buffer.concat(chunks), env.config.search.rawOutputMaxBytes) : Buffer.concat(chunks);
+  // A cut list loses the path it was cut in the middle of.
+  const list = reader.end(cut);
+  if (cut && list.paths.length === 0) throw rawOutputOverflowError(env.config.search.rawOutputMaxBytes);
   // `--null` ends every path with a NUL byte, so anything else is not rg's list (a broken or foreign binary).
-  if (stdout.length > 0 && stdout[stdout.length - 1] !== 0) {
+  if (!cut && !list.endsWithNul) {
     throw new ToolError('SEARCH_FAILED', `${env.ripgrepPath} printed something other than a list of files. Check that scout.ripgrepPath names a real ripgrep, or clear it to use the editor's own.`);
   }
-  return { ...decodePathList(stdout, outputPrefixLength(target.relPath)), outcome, cut };
+  return { list, outcome, cut };
 }

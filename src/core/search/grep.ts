@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
 import { parseArguments } from '../args';
+import { concatAll } from '../arrays';
+import { showControlPictures, UNSAFE_CHARACTERS } from '../controlCharacters';
 import { quoteValue } from '../errors';
 import { grepArgv } from '../ripgrep/argv';
 import { interpretExit, type RipgrepOutcome } from '../ripgrep/exit';
@@ -11,7 +13,7 @@ import { includeSchema, pathSchema, patternSchema } from './arguments';
 import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGrep, type ExplainBudget } from './explain';
 import { includeFilter, type IncludeFilter } from './include';
 import { rawOutputCutNote } from './overflow';
-import { count, displayNonUtf8Path, displayPath, layoutEmpty, layoutResult, NO_MATCHES } from './page';
+import { count, displayNonUtf8Path, displayPath, joinPieces, layoutEmpty, layoutPieces, NO_MATCHES } from './page';
 import { readingNotes, resolveSearchCall, type ReadGlob } from './patterns';
 import { includeRereading } from './rereadings';
 import { previewLine } from './preview';
@@ -42,8 +44,11 @@ export interface GrepMatch {
   readonly lineNumber: number;
   /** The whole line without its terminator (lossy UTF-8 when the line is not UTF-8); no preview cap. */
   readonly line: string;
-  /** Byte offsets `[start, end)` of each match within the line's bytes, as rg reports them. */
-  readonly submatches: RgSubmatch[];
+  /**
+   * Byte offsets `[start, end)` of each match within the line's bytes, as rg reports them. Shared between matches
+   * with the same offsets, and frozen (see `oneSubmatch` in jsonStream.ts).
+   */
+  readonly submatches: readonly RgSubmatch[];
   /** The exact bytes of a non-UTF-8 file name, base64. */
   readonly pathBase64?: string;
   /** The exact bytes of a non-UTF-8 line, base64, terminator included (the offsets refer to these). */
@@ -86,12 +91,26 @@ export function createGrepTool(explainBudget: ExplainBudget = DEFAULT_EXPLAIN_BU
 /** The `grep` tool with the default explanation budget. */
 export const grepTool = createGrepTool();
 
-interface FileGroup {
-  readonly path: string;
-  readonly pathBase64: string | undefined;
-  readonly matches: GrepMatch[];
-  /** False for a file `include` leaves out: its matches are read and dropped. */
-  readonly kept: boolean;
+/**
+ * The matches of one file, and its lines of the result once formatted. A class whose fields all exist from
+ * the constructor on, with one type each, so every group has one shape and code optimized for it stays valid.
+ */
+class FileGroup {
+  readonly matches: GrepMatch[] = [];
+  /**
+   * The file's lines of the complete result: its listed path, then a `Line N: preview` row per match, joined by
+   * line feeds. Made as soon as rg has moved on to another file, so most of the formatting happens while rg
+   * still runs; empty while the file may still get matches.
+   */
+  block = '';
+
+  constructor(
+    readonly path: string,
+    /** The exact bytes of a non-UTF-8 name, base64; empty for a UTF-8 name. */
+    readonly pathBase64: string,
+    /** False for a file `include` leaves out: its matches are read and dropped. */
+    readonly kept: boolean,
+  ) {}
 }
 
 async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudget): Promise<ToolOutput<GrepValue>> {
@@ -105,8 +124,7 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
     if (other) [glob, found] = [other, await searchMatches(args, target, other, env)];
   }
   const { files, outcome, cut, include } = found;
-  const matches: GrepMatch[] = [];
-  for (const file of files) for (const m of file.matches) matches.push(m);
+  const matches = concatAll(files.map((f) => f.matches));
   const unreadable = unreadablePaths(outcome, target);
   const value: GrepValue = {
     workdir: target.workdir,
@@ -131,14 +149,14 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
 
   const cap = config.grepMaxMatches;
   const summary = { matches: matches.length, files: files.length, ...skipped, truncated: matches.length > cap || cut };
-  if (matches.length <= cap) return { text: layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), notes, undefined, note), value, summary };
+  if (matches.length <= cap) return { text: joinPieces(layoutPieces(resultBody(files), notes, undefined, note)), value, summary };
 
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}${args.include ? ` include ${quoteValue(args.include)}` : ''}`;
   const size = `${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')}`;
-  const saved = await saveCompleteResult(env, { tool: 'grep', call, size }, () => layoutResult(formatGroups(files, Infinity, config.grepMaxLineBytes), notes, undefined, note));
+  const saved = await saveCompleteResult(env, { tool: 'grep', call, size, incomplete: cut }, () => layoutPieces(resultBody(files), notes, undefined, note));
   const footer = `[${count(matches.length - cap, 'more match', 'more matches')} not shown: these are the first ${cap} of ${matches.length} matches in ${count(files.length, 'file')}. ${saved.sentence}]`;
   return {
-    text: layoutResult(formatGroups(files, cap, config.grepMaxLineBytes), notes, footer, note),
+    text: joinPieces(layoutPieces(pageBody(files, cap, config.grepMaxLineBytes), notes, footer, note)),
     value,
     summary,
     ...(saved.spill ? { spill: saved.spill } : {}),
@@ -164,7 +182,7 @@ interface Search {
 async function searchMatches(args: GrepArgs, target: ResolvedTarget, glob: ReadGlob | undefined, env: ToolEnv): Promise<Search> {
   // rg searches a file given as its path whatever the globs say, so include applies to directories only.
   const include = glob && target.kind === 'directory' ? includeFilter(glob.parsed) : undefined;
-  const groups = collectMatches(outputPrefixLength(target.relPath), include?.exact === false ? include.keeps : undefined);
+  const groups = collectMatches(outputPrefixLength(target.relPath), env.config.search.grepMaxLineBytes, include?.exact === false ? include.keeps : undefined);
   const reader = new RgJsonReader(groups.add);
   const exit = await runSearch('grep', grepArgv(args.pattern, target.relPath, include?.walk), target, env, (chunk) => reader.push(chunk));
   // A cut output ends inside a message, which is dropped with the rest.
@@ -176,68 +194,155 @@ async function searchMatches(args: GrepArgs, target: ResolvedTarget, glob: ReadG
 
 /**
  * Collects rg `match` messages into per-file groups. `strip` leading bytes are dropped from each path (see
- * `outputPrefixLength`). Files are keyed by their exact name bytes, so two non-UTF-8 names that decode to the
- * same lossy text stay apart. `keeps`, when given, decides once per file whether its matches are kept.
+ * `outputPrefixLength`). A file's matches come together in rg's output, so a new file starts a new group; a
+ * name that is not UTF-8 keeps its exact bytes, so two such names that decode to the same lossy text stay apart.
+ * `keeps`, when given, decides once per file whether its matches are kept. A file's lines of the result are
+ * formatted (previews cut at `maxLineBytes`) when rg moves on to another file.
  */
-function collectMatches(strip: number, keeps?: (path: string, rawBytes?: Buffer) => boolean) {
-  const byKey = new Map<string, FileGroup>();
+function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: string, rawBytes?: Buffer) => boolean) {
+  const groups: FileGroup[] = [];
   let lastPath: RgData | undefined;
   let last: FileGroup | undefined;
 
-  const groupFor = (path: RgData): FileGroup => {
+  const newGroup = (path: RgData): FileGroup => {
+    let group: FileGroup;
     if (path.text !== undefined) {
       const text = strip ? path.text.slice(strip) : path.text;
-      return byKey.get(text) ?? newGroup(text, text);
+      group = new FileGroup(text, '', keeps === undefined || keeps(text));
+    } else {
+      const bytes = Buffer.from(path.bytes, 'base64').subarray(strip);
+      const text = bytes.toString('utf8');
+      group = new FileGroup(text, bytes.toString('base64'), keeps === undefined || keeps(text, bytes));
     }
-    const bytes = Buffer.from(path.bytes, 'base64').subarray(strip);
-    const pathBase64 = bytes.toString('base64');
-    const key = `\0${pathBase64}`;
-    return byKey.get(key) ?? newGroup(key, bytes.toString('utf8'), pathBase64, bytes);
-  };
-  const newGroup = (key: string, path: string, pathBase64?: string, rawBytes?: Buffer): FileGroup => {
-    const group = { path, pathBase64, matches: [], kept: keeps === undefined || keeps(path, rawBytes) };
-    byKey.set(key, group);
+    groups.push(group);
     return group;
+  };
+  const finish = (group: FileGroup): void => {
+    if (group.kept && group.block === '') group.block = formatFile(group, group.matches.length, maxLineBytes, true);
   };
 
   return {
-    add: (path: RgData, line: string, lineNumber: number, submatches: RgSubmatch[], lineBase64: string | undefined): void => {
+    add: (path: RgData, line: string, lineNumber: number, submatches: readonly RgSubmatch[], lineBase64: string | undefined): void => {
       // The reader hands consecutive matches of one file the same path object.
       if (path !== lastPath || !last) {
+        if (last) finish(last);
         lastPath = path;
-        last = groupFor(path);
+        last = newGroup(path);
       }
       if (!last.kept) return;
       const match: GrepMatch =
-        last.pathBase64 === undefined && lineBase64 === undefined
+        last.pathBase64 === '' && lineBase64 === undefined
           ? { path: last.path, lineNumber, line, submatches }
           : {
               path: last.path,
               lineNumber,
               line,
               submatches,
-              ...(last.pathBase64 === undefined ? {} : { pathBase64: last.pathBase64 }),
+              ...(last.pathBase64 === '' ? {} : { pathBase64: last.pathBase64 }),
               ...(lineBase64 === undefined ? {} : { lineBase64 }),
             };
       last.matches.push(match);
     },
-    sorted: (): FileGroup[] => [...byKey.values()].filter((g) => g.kept).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    /**
+     * The kept files in path order (UTF-16 code unit order, as `<` compares), every one formatted. Should rg
+     * ever print one file's matches in two parts, the parts end up side by side and are joined here.
+     */
+    sorted: (): FileGroup[] => {
+      if (last) finish(last);
+      const sorted = sortByPath(groups.filter((g) => g.kept));
+      const files: FileGroup[] = [];
+      for (const group of sorted) {
+        const previous = files[files.length - 1];
+        if (previous && previous.path === group.path && previous.pathBase64 === group.pathBase64) {
+          previous.matches.push(...group.matches);
+          previous.block = formatFile(previous, previous.matches.length, maxLineBytes);
+        } else files.push(group);
+      }
+      return files;
+    },
   };
 }
 
-/** Formats up to `limit` matches as `path` lines each followed by its `Line N: preview` rows, files apart. */
-function formatGroups(files: readonly FileGroup[], limit: number, maxLineBytes: number): string[] {
-  const out: string[] = [];
-  let left = limit;
-  for (const file of files) {
-    if (left <= 0) break;
-    if (out.length) out.push('');
-    out.push(file.pathBase64 === undefined ? displayPath(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64')));
-    for (const m of file.matches) {
-      if (left-- <= 0) break;
-      const raw = m.lineBase64 === undefined ? undefined : Buffer.from(m.lineBase64, 'base64');
-      out.push(`Line ${m.lineNumber}: ${previewLine(m.line, m.submatches, maxLineBytes, raw)}`);
+/**
+ * `files` sorted by path in UTF-16 code unit order (the order of `<`); files with equal paths (names that are
+ * not UTF-8 and decode to the same lossy text) by their exact bytes, so the order never depends on which file
+ * rg finished first.
+ */
+function sortByPath(files: FileGroup[]): FileGroup[] {
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : Buffer.compare(Buffer.from(a.pathBase64, 'base64'), Buffer.from(b.pathBase64, 'base64'))));
+}
+
+/** {@link UNSAFE_CHARACTERS} without its global flag, for `test` (line feeds are not in it). */
+const UNSAFE = new RegExp(UNSAFE_CHARACTERS.source);
+
+/**
+ * A file's listed path, then `Line N: preview` rows for its first `limit` matches, joined by line feeds.
+ * Control characters are made visible in the block as a whole (`showControlPictures`, one scan per file rather
+ * than one per line), which shows them exactly as in each preview on its own, since no preview holds a line feed.
+ *
+ * With `share`, each match whose row shows its whole line as it is (the usual case: a line that fits and has
+ * no control character) then takes its `line` from the block, as a slice of it: the value's lines and the
+ * complete result then hold that text once instead of twice (issue 15: memory of a large grep).
+ */
+function formatFile(file: FileGroup, limit: number, maxLineBytes: number, share = false): string {
+  const rows = [file.pathBase64 === '' ? displayPath(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64'))];
+  const previews: string[] = [];
+  let lineFeed = false;
+  for (let i = 0; i < limit; i++) {
+    const m = file.matches[i]!;
+    const raw = m.lineBase64 === undefined ? undefined : Buffer.from(m.lineBase64, 'base64');
+    const preview = previewLine(m.line, m.submatches, maxLineBytes, raw, false);
+    lineFeed ||= preview.includes('\n');
+    previews.push(preview);
+    rows.push(`Line ${m.lineNumber}: ${preview}`);
+  }
+  if (lineFeed) return rows.map((row, i) => (i === 0 ? row : showControlPictures(row))).join('\n');
+  const block = rows.join('\n');
+  if (UNSAFE.test(block)) return showControlPictures(block, true);
+  if (share) {
+    let at = rows[0]!.length + 1;
+    for (let i = 0; i < limit; i++) {
+      const m = file.matches[i]! as { line: string };
+      const start = at + rows[i + 1]!.length - previews[i]!.length;
+      if (previews[i] === m.line) m.line = block.slice(start, start + m.line.length);
+      at += rows[i + 1]!.length + 1;
     }
   }
-  return out;
+  return block;
+}
+
+/** Characters of formatted files gathered into one piece of the complete result. */
+const PIECE_CHARS = 64 * 1024;
+
+/**
+ * The body of the complete result in pieces (files apart by a blank line), each piece a few formatted files
+ * joined, about {@link PIECE_CHARS} long, so a host writing it makes few calls and never holds it whole.
+ */
+function* resultBody(files: readonly FileGroup[]): Generator<string> {
+  let batch: string[] = [];
+  let chars = 0;
+  let first = true;
+  for (const file of files) {
+    batch.push(file.block);
+    chars += file.block.length;
+    if (chars >= PIECE_CHARS) {
+      yield `${first ? '' : '\n\n'}${batch.join('\n\n')}`;
+      first = false;
+      batch = [];
+      chars = 0;
+    }
+  }
+  if (batch.length) yield `${first ? '' : '\n\n'}${batch.join('\n\n')}`;
+}
+
+/** The body of a page: the files holding the first `cap` matches, the last one cut to the matches that fit. */
+function* pageBody(files: readonly FileGroup[], cap: number, maxLineBytes: number): Generator<string> {
+  let left = cap;
+  for (const file of files) {
+    if (left <= 0) break;
+    if (left !== cap) yield '\n\n';
+    const shown = Math.min(left, file.matches.length);
+    yield shown === file.matches.length ? file.block : formatFile(file, shown, maxLineBytes);
+    left -= shown;
+  }
 }

@@ -12,18 +12,6 @@ import { countOf } from '../spill';
  */
 
 /**
- * `stdout` of `rg --files --null` cut at the cap, without the path it cut in the middle: up to and including
- * its last NUL.
- *
- * @throws ToolError SEARCH_RAW_OUTPUT_OVERFLOW when not one whole path was read.
- */
-export function wholePaths(stdout: Buffer, maxBytes: number): Buffer {
-  const end = stdout.lastIndexOf(0);
-  if (end < 0) throw rawOutputOverflowError(maxBytes);
-  return stdout.subarray(0, end + 1);
-}
-
-/**
  * The note of a result cut at the raw-output cap. `found` says what the result holds, e.g. `the 81,234
  * matches in 1,602 files ripgrep printed by then`; `narrow` lists what to narrow, e.g. `path, include or a
  * more specific pattern`.

@@ -1,4 +1,4 @@
-import { breaksLine, jsonQuote } from '../controlCharacters';
+import { breaksLine, jsonQuote, UNSAFE_OR_INVISIBLE } from '../controlCharacters';
 
 /**
  * The layout of a glob or grep result, and the rule that keeps file names from passing for its structure.
@@ -15,8 +15,15 @@ export const NO_FILES = 'No files found';
 /** The first line of a grep result that lists no match (seed 000). */
 export const NO_MATCHES = 'No matches found';
 
-/** The starts of the lines a listed name could be mistaken for (see {@link looksLikeStructure}). Case is ignored. */
-const STRUCTURE_START = /^(?:\[|"|line \d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:|\s)/i;
+/** The starts of the lines a listed name could be mistaken for (see {@link looksLikeStructure}), as alternatives. */
+const STRUCTURE_STARTS = String.raw`\[|"|line \d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:|\s`;
+const STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS})`, 'i');
+/**
+ * What {@link needsQuoting} finds in any line of a text of lines: an unsafe or invisible character (line feeds apart), a line
+ * starting like a structural line, or ending in white space. Case is ignored, as in {@link STRUCTURE_START}; none
+ * of the unsafe characters has a case.
+ */
+const ANY_LINE_NEEDS_QUOTING = new RegExp(String.raw`${UNSAFE_OR_INVISIBLE.source}|(?:^|\n)(?:${STRUCTURE_STARTS})|\s(?:\n|$)`, 'i');
 
 /**
  * True when `line` could pass for one of a result's own lines (issue 12): a note or footer (`[`), a quoted name
@@ -38,20 +45,27 @@ export function displayPath(path: string): string {
   return needsQuoting(path) ? jsonQuote(path) : path;
 }
 
-/**
- * {@link displayPath} of each path, and {@link displayNonUtf8Path} of those listed in `nonUtf8` (their index in
- * `paths` and exact bytes); `paths` itself (no copy) when none needs quoting, the usual case.
- */
-export function displayPaths(paths: readonly string[], nonUtf8: readonly { index: number; base64: string }[] = []): readonly string[] {
-  const shown = paths.some(needsQuoting) ? paths.map(displayPath) : paths;
-  if (nonUtf8.length === 0) return shown;
-  const copy = shown === paths ? [...paths] : (shown as string[]);
-  for (const { index, base64 } of nonUtf8) copy[index] = displayNonUtf8Path(Buffer.from(base64, 'base64'));
-  return copy;
-}
-
 function needsQuoting(path: string): boolean {
   return breaksLine(path) || looksLikeStructure(path);
+}
+
+/** The ASCII characters {@link breaksLine} refuses, line feed apart (taken from its set, not listed again). */
+const ASCII_UNSAFE = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).filter((c) => c !== '\n' && breaksLine(c));
+/** {@link STRUCTURE_START} at the start of any line. */
+const ANY_LINE_STARTS_LIKE_STRUCTURE = new RegExp(String.raw`(?:^|\n)(?:${STRUCTURE_STARTS})`, 'i');
+
+/**
+ * True when every line of `lines` (paths joined by line feeds, none holding a line feed itself) is listed as is
+ * by {@link displayPath}: the same answer as checking each path, from scans of the whole text. With `ascii`
+ * (the caller knows every character is ASCII) the unsafe characters are looked for one by one with the
+ * engine's character search, which is quicker than a class of them, and the only white space that can end a
+ * line unquoted is a space or a tab (no invisible character is ASCII).
+ */
+export function listedAsIs(lines: string, ascii = false): boolean {
+  if (!ascii) return !ANY_LINE_NEEDS_QUOTING.test(lines);
+  for (const c of ASCII_UNSAFE) if (lines.includes(c)) return false;
+  const last = lines.charCodeAt(lines.length - 1);
+  return last !== 0x20 && last !== 0x09 && !lines.includes(' \n') && !lines.includes('\t\n') && !ANY_LINE_STARTS_LIKE_STRUCTURE.test(lines);
 }
 
 /** What follows the quoted form of a name that is not UTF-8 (see {@link displayNonUtf8Path}). */
@@ -114,6 +128,22 @@ function utf8SequenceLength(bytes: Buffer, i: number): number {
 export function layoutResult(body: readonly string[], notes: readonly string[], footer: string | undefined, workdirNote: string): string {
   // One join makes one flat string; concatenating to a joined body would add a copy when it is flattened.
   return body.concat('', notes, footer === undefined ? [workdirNote] : [footer, workdirNote]).join('\n');
+}
+
+/**
+ * {@link layoutResult} in pieces, for a result too large to make as one string: `body` gives the body's text
+ * (its lines joined by line feeds, at least one line) in pieces that concatenate to it; then come the blank
+ * line, the notes, the optional footer and the workdir note. Joined, the pieces are exactly
+ * `layoutResult(bodyLines, notes, footer, workdirNote)`.
+ */
+export function* layoutPieces(body: Iterable<string>, notes: readonly string[], footer: string | undefined, workdirNote: string): Generator<string> {
+  yield* body;
+  yield ['', ''].concat(notes, footer === undefined ? [workdirNote] : [footer, workdirNote]).join('\n');
+}
+
+/** The pieces of {@link layoutPieces} (or any pieces) as one string. */
+export function joinPieces(pieces: Iterable<string>): string {
+  return [...pieces].join('');
 }
 
 /**

@@ -23,14 +23,17 @@ export const LINE_TRUNCATED = '(line truncated)';
  * @param submatches rg's byte offsets into the line's bytes.
  * @param rawBytes the line's exact bytes when it was not valid UTF-8 (rg's `bytes` form); the offsets refer to
  *   them. Omit for a UTF-8 line.
+ * @param pictures false leaves the control characters as they are, for a caller that shows them in many
+ *   previews at once (with `showControlPictures`, line feeds kept); the cut is the same.
  */
-export function previewLine(line: string, submatches: readonly RgSubmatch[], maxBytes: number, rawBytes?: Buffer): string {
+export function previewLine(line: string, submatches: readonly RgSubmatch[], maxBytes: number, rawBytes?: Buffer, pictures = true): string {
+  const shown = pictures ? showControlPictures : (text: string) => text;
   // A UTF-16 code unit takes at most 3 UTF-8 bytes, so short lines need no byte count.
-  if (!rawBytes && (line.length * 3 <= maxBytes || Buffer.byteLength(line, 'utf8') <= maxBytes)) return showControlPictures(line);
+  if (!rawBytes && (line.length * 3 <= maxBytes || Buffer.byteLength(line, 'utf8') <= maxBytes)) return shown(line);
   const bytes = rawBytes ?? Buffer.from(line, 'utf8');
   let length = bytes.length;
   while (length > 0 && (bytes[length - 1] === 10 || bytes[length - 1] === 13)) length--;
-  if (length <= maxBytes) return showControlPictures(line);
+  if (length <= maxBytes) return shown(line);
 
   const first = submatches[0];
   let start = 0;
@@ -42,7 +45,7 @@ export function previewLine(line: string, submatches: readonly RgSubmatch[], max
   while (start < end && isContinuation(bytes[start]!)) start++;
   while (end > start && end < length && isContinuation(bytes[end]!)) end--;
   const text = bytes.toString('utf8', start, end);
-  return `${start > 0 ? '…' : ''}${showControlPictures(text)}${end < length ? '…' : ''} ${LINE_TRUNCATED}`;
+  return `${start > 0 ? '…' : ''}${shown(text)}${end < length ? '…' : ''} ${LINE_TRUNCATED}`;
 }
 
 function isContinuation(byte: number): boolean {

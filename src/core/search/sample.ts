@@ -37,22 +37,38 @@ export function topLevelEntry(path: string, root: string): string {
  * Picks up to `cap` paths round-robin across top-level entries (seed 000, `sampleOverCapGlobResults`): the
  * first path of each entry, then the second of each, and so on, entries taken in the order they first
  * appear in `paths`. Within each entry paths keep their order, so every entry shows its oldest files first.
- * Runs in O(paths + cap).
+ * Runs in O(paths + cap), and remembers at most `cap` paths per entry (no round reaches further).
  *
  * @param paths the complete list in modification-time order.
  * @param root the search path, as passed to rg (see {@link topLevelEntry}).
  */
 export function sampleAcrossTopLevel(paths: readonly string[], root: string, cap: number): TopLevelSample {
   const groups = new Map<string, number[]>();
+  // Consecutive paths often share their entry (one large folder dominates most trees): compare with the last
+  // entry in place before making the entry's name, which allocates.
+  let last: number[] | undefined;
+  let lastKey = '';
+  let lastStart = -1;
   for (let i = 0; i < paths.length; i++) {
-    const key = topLevelEntry(paths[i]!, root);
-    const group = groups.get(key);
-    if (group) group.push(i);
-    else groups.set(key, [i]);
+    const path = paths[i]!;
+    const start = root !== '.' && path.startsWith(root) && isSeparator(path, root.length) ? root.length + 1 : 0;
+    if (last && start === lastStart && path.startsWith(lastKey, start) && (path.length === start + lastKey.length || isSeparator(path, start + lastKey.length))) {
+      if (last.length < cap) last.push(i);
+      continue;
+    }
+    const key = topLevelEntry(path, root);
+    let group = groups.get(key);
+    if (group) {
+      if (group.length < cap) group.push(i);
+    } else groups.set(key, (group = [i]));
+    last = group;
+    lastKey = key;
+    lastStart = start;
   }
   const picked: number[] = [];
   let reached = 0;
   let active = [...groups.values()];
+  // Each round picks at least one path, so no round reaches past the first `cap` paths of an entry.
   for (let round = 0; picked.length < cap && active.length; round++) {
     const next: number[][] = [];
     for (const group of active) {
@@ -70,6 +86,11 @@ export function sampleAcrossTopLevel(paths: readonly string[], root: string, cap
     groupsReached: reached,
     equalsHead: picked.length === 0 || picked[picked.length - 1] === picked.length - 1,
   };
+}
+
+function isSeparator(path: string, at: number): boolean {
+  const c = path.charCodeAt(at);
+  return c === 0x2f /* / */ || (BACKSLASH_SEPARATES && c === 0x5c); /* \ */
 }
 
 /** A {@link TopLevelSample} taken under `root`, the folder where the list branches. */

@@ -1,6 +1,7 @@
 import { globArgv } from '../../../src/core/ripgrep/argv';
 import { BENCH_RG, runsText, summarize, timeRipgrep, type CaseContext } from '../measure';
 import type { CaseResult, Check } from '../report';
+import { identityCheck } from '../outputDigest';
 import type { CallRequest } from '../scoutProcess';
 import { compareWithSortedWalk } from './globPlan';
 import { argvLine, mb, profileIf, sideBySide } from './sideBySide';
@@ -17,6 +18,8 @@ export async function globWhole(ctx: CaseContext): Promise<CaseResult> {
   const r = await sideBySide(ctx, request, argv, { scout: 'Scout `glob`, in-process call', rg: "rg, glob's argv, stdout drained" });
   const first = r.scout[0];
   const checks: Check[] = [{ what: 'Scout/rg, median wall', measured: r.ratio, limit: 1.1, unit: '×', met: r.ratio <= 1.1 }];
+  const identity = identityCheck('glob', r.scout.map((s) => s.outputSha256), ctx.corpus !== undefined);
+  if (identity) checks.push(identity);
   const profile = r.error ? undefined : await profileIf(ctx, !checks[0]!.met, request);
   return {
     id: 'glob',

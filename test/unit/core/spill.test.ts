@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { breaksLine } from '../../../src/core/controlCharacters';
 import { quoteValue } from '../../../src/core/errors';
-import { countOf, headingTool, modelTextHeading, saveCompleteResult, spillHeading } from '../../../src/core/spill';
+import { countOf, headingTool, modelTextHeading, saveCompleteResult, spillHeading, spillString } from '../../../src/core/spill';
 import type { SpillWriter } from '../../../src/core/tool';
 import { searchEnv } from '../../helpers/searchEnv';
 
@@ -19,11 +19,11 @@ describe('spill: complete results', () => {
   it('hands the writer the heading, a blank line and the text, and names the result in the footer sentence', async () => {
     const texts: string[] = [];
     const writer: SpillWriter = async (text, meta) => {
-      texts.push(text);
+      texts.push(spillString(text));
       assert.equal(meta.title, 'Scout grep "a": 3 matches, complete result');
       return { uri: 'untitled:x', hint: 'Read it.' };
     };
-    const saved = await saveCompleteResult(searchEnv({ spill: writer }), { tool: 'grep', call: '"a"', size: '3 matches' }, () => 'body');
+    const saved = await saveCompleteResult(searchEnv({ spill: writer }), { tool: 'grep', call: '"a"', size: '3 matches' }, () => ['body']);
     assert.deepEqual(texts, ['Scout grep "a": 3 matches, complete result\n\nbody']);
     assert.equal(saved.sentence, 'The complete result is saved at untitled:x. Read it.');
   });
@@ -34,7 +34,7 @@ describe('spill: complete results', () => {
     };
     const env = searchEnv({ spill: failing });
     for (const e of [env, searchEnv()]) {
-      const saved = await saveCompleteResult(e, { tool: 'glob', call: '"*"', size: '9 files' }, () => 'body');
+      const saved = await saveCompleteResult(e, { tool: 'glob', call: '"*"', size: '9 files' }, () => ['body']);
       assert.equal(saved.spill, undefined);
       assert.match(saved.sentence, /could not be saved/);
     }

@@ -21,15 +21,15 @@ describe('MCP server: bundles and command line', function () {
   });
   after(() => rmSync(outdir, { recursive: true, force: true }));
 
-  it('keeps the MCP server and its SDK out of extension.js and cli.js, in mcp.js, which cli.js loads for the mcp command', () => {
-    for (const entry of ['extension', 'cli', 'convertWorker', 'workspaceSearchWorker']) {
+  it('keeps the MCP server and its SDK out of extension.js and the CLI (cli.js, cliMain.js), in mcp.js, which cliMain.js loads for the mcp command', () => {
+    for (const entry of ['extension', 'cli', 'cliMain', 'convertWorker', 'workspaceSearchWorker']) {
       assert.deepEqual(inputs(entry).filter((i) => MCP_CODE.test(i)), [], entry);
     }
     const mcp = inputs('mcp');
     for (const file of [/^node_modules\/@modelcontextprotocol\/sdk\/dist\/\w+\/server\/index\.js$/, /^node_modules\/@modelcontextprotocol\/sdk\/dist\/\w+\/server\/stdio\.js$/, /^src\/mcp\/server\.ts$/]) {
       assert.ok(mcp.some((i) => file.test(i)), String(file));
     }
-    assert.match(readFileSync(path.join(outdir, 'cli.js'), 'utf8'), /require\("\.\/mcp\.js"\)/);
+    assert.match(readFileSync(path.join(outdir, 'cliMain.js'), 'utf8'), /require\("\.\/mcp\.js"\)/);
   });
 
   it('bundles one zod, the one Scout uses, and no web page stack, into mcp.js', () => {

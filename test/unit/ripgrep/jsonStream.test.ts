@@ -10,7 +10,7 @@ interface Read {
   path: RgData;
   line: string;
   lineNumber: number;
-  submatches: RgSubmatch[];
+  submatches: readonly RgSubmatch[];
   lineBase64: string | undefined;
 }
 
@@ -123,6 +123,21 @@ describe('rg --json reader', () => {
     const crlf = paths.filter((p) => p.text === './crlf.txt');
     assert.equal(crlf.length, 2);
     assert.equal(crlf[0], crlf[1]);
+  });
+
+  it('shares one frozen submatch array between lines with the same single match, and no other', () => {
+    const match = (path: string, line: string, start: number, ...more: number[]) =>
+      JSON.stringify({
+        type: 'match',
+        data: { path: { text: path }, lines: { text: `${line}\n` }, line_number: 1, absolute_offset: 0, submatches: [start, ...more].map((s) => ({ match: { text: 'ab' }, start: s, end: s + 2 })) },
+      });
+    const lines = [match('a', 'ab', 0), match('b', 'ab', 0), match('c', 'xab', 1), match('d', 'abab', 0, 2), match('e', 'abab', 0, 2)];
+    const got = read([Buffer.from(`${lines.join('\n')}\n`)]);
+    assert.deepEqual(got.map((m) => m.submatches), [[{ start: 0, end: 2 }], [{ start: 0, end: 2 }], [{ start: 1, end: 3 }], [{ start: 0, end: 2 }, { start: 2, end: 4 }], [{ start: 0, end: 2 }, { start: 2, end: 4 }]]);
+    assert.equal(got[0]!.submatches, got[1]!.submatches, 'the same offsets: one array');
+    assert.notEqual(got[0]!.submatches, got[2]!.submatches);
+    assert.ok(Object.isFrozen(got[0]!.submatches) && Object.isFrozen(got[0]!.submatches[0]), 'shared, so frozen');
+    assert.notEqual(got[3]!.submatches, got[4]!.submatches, 'lines with several matches get their own arrays');
   });
 
   it('reads a match message laid out differently through JSON.parse', () => {

@@ -71,9 +71,9 @@ describe('locateRipgrep', () => {
     assert.ok(root, 'the dev dependency resolves');
     assert.equal(RG_PATH, path.join(root, 'node_modules/@vscode/ripgrep-universal/bin', `${process.platform}-${process.arch}`, 'rg'));
     assert.ok(isExecutableFile(RG_PATH));
-    assert.equal(packagedRipgrepRoot(() => {
-      throw new Error('Cannot find module');
-    }), undefined);
+    assert.equal(packagedRipgrepRoot(() => ['/nonexistent/node_modules', path.join(root, 'src')]), undefined);
+    assert.equal(packagedRipgrepRoot(() => null), undefined);
+    assert.equal(packagedRipgrepRoot(() => ['/nonexistent/node_modules', path.join(root, 'node_modules')]), root, 'the nearest folder that holds it');
   });
 
   it('isExecutableFile rejects directories, missing files and non-executable files', () => {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { decodePath, decodePathList } from '../../../src/core/ripgrep/pathList';
+import { decodePath, decodePathList, PathListReader } from '../../../src/core/ripgrep/pathList';
+import { seededRandom } from '../../helpers/seededRandom';
 
 describe('decodePathList (rg --files --null output)', () => {
   it('splits NUL-ended paths and strips the ./ prefix', () => {
@@ -26,5 +27,80 @@ describe('decodePath (one record)', () => {
     const out = Buffer.concat([Buffer.from('./ok\0./bad'), Buffer.from([0xff]), Buffer.from('\0')]);
     assert.deepEqual(decodePath(out, 0, 4, 2), { path: 'ok' });
     assert.deepEqual(decodePath(out, 5, 11, 2), { path: 'bad\uFFFD', base64: Buffer.from([0x62, 0x61, 0x64, 0xff]).toString('base64') });
+  });
+});
+
+describe('PathListReader (chunked rg --files --null output)', () => {
+  /** Feeds `out` cut at `cuts` and returns what the reader decoded. */
+  function read(out: Buffer, strip: number, cuts: readonly number[]) {
+    const reader = new PathListReader(strip);
+    let at = 0;
+    for (const cut of [...cuts, out.length]) {
+      reader.push(out.subarray(at, cut));
+      at = cut;
+    }
+    return reader.end();
+  }
+
+  /** Names of every kind: ASCII, Latin-1 and CJK in UTF-8, emoji, line feeds, and bytes that are not UTF-8. */
+  function names(count: number, random: () => number): Buffer[] {
+    const kinds = [
+      () => Buffer.from(`src/file${Math.floor(random() * 1000)}.ts`),
+      () => Buffer.from(`docs/caf\u00e9-${Math.floor(random() * 100)}.md`),
+      () => Buffer.from(`i18n/\u65e5\u672c\u8a9e/${Math.floor(random() * 100)}.json`),
+      () => Buffer.from(`emoji/\u{1f600}${Math.floor(random() * 100)}`),
+      () => Buffer.from(`weird/line\nfeed${Math.floor(random() * 100)}`),
+      () => Buffer.concat([Buffer.from('legacy/caf'), Buffer.from([0xe9]), Buffer.from(`${Math.floor(random() * 100)}.txt`)]),
+      () => Buffer.concat([Buffer.from('legacy/cut'), Buffer.from([0xc3])]),
+    ];
+    return Array.from({ length: count }, () => kinds[Math.floor(random() * (random() < 0.995 ? 4 : kinds.length))]!());
+  }
+
+  it('decodes exactly what name-by-name decoding gives, wherever the chunks are cut', () => {
+    const random = seededRandom(7);
+    let seenNonUtf8 = 0;
+    let seenLineFeeds = 0;
+    let seenHalved = 0;
+    for (let trial = 0; trial < 40; trial++) {
+      const strip = trial % 2 ? 2 : 0;
+      const list = names(50 + Math.floor(random() * (trial % 4 === 0 ? 20_000 : 3000)), random);
+      const out = Buffer.concat(list.flatMap((n) => [Buffer.from(strip ? './' : ''), n, Buffer.from([0])]));
+      const cuts = Array.from({ length: Math.floor(random() * 8) }, () => Math.floor(random() * out.length)).sort((a, b) => a - b);
+      const got = read(out, strip, cuts);
+      const want: string[] = [];
+      const nonUtf8: { index: number; base64: string }[] = [];
+      let at = 0;
+      for (const name of list) {
+        const listed = decodePath(out, at, at + strip + name.length, strip);
+        if (listed.base64 !== undefined) nonUtf8.push({ index: want.length, base64: listed.base64 });
+        want.push(listed.path);
+        at += strip + name.length + 1;
+      }
+      assert.deepEqual(got.paths, want);
+      assert.deepEqual(got.nonUtf8Paths, nonUtf8);
+      seenNonUtf8 += nonUtf8.length;
+      seenLineFeeds += want.filter((p) => p.includes('\n')).length;
+      seenHalved += got.runs.length > cuts.length + 1 ? 1 : 0;
+      assert.equal(got.endsWithNul, true);
+      assert.equal(got.runs.reduce((n, r) => n + r.count, 0), want.length);
+      let first = 0;
+      for (const run of got.runs) {
+        const paths = want.slice(first, first + run.count);
+        if (run.joined !== undefined) {
+          assert.equal(run.joined, paths.join('\n'), 'a joined run is its paths joined by line feeds');
+          assert.ok(!paths.some((p) => p.includes('\n')));
+        }
+        first += run.count;
+      }
+      if (out.length > 32 * 1024) assert.ok(got.runs.some((r) => r.joined !== undefined), 'a long list is mostly decoded in joined runs');
+    }
+    assert.ok(seenNonUtf8 > 5 && seenLineFeeds > 5 && seenHalved > 5, `the trials met every case: ${seenNonUtf8} ${seenLineFeeds} ${seenHalved}`);
+  });
+
+  it('says when the output does not end with a NUL, and decodes the last path anyway', () => {
+    const got = read(Buffer.from('./a\0./b'), 2, [3]);
+    assert.deepEqual(got.paths, ['a', 'b']);
+    assert.equal(got.endsWithNul, false);
+    assert.equal(read(Buffer.alloc(0), 2, []).endsWithNul, true);
   });
 });

@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
 import { grepTool, type GrepValue } from '../../../src/core/search/grep';
 import type { ToolOutput } from '../../../src/core/tool';
 import { processesUnder } from '../../helpers/processes';
-import { failingSpill, folder, memorySpill, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
+import { failingSpill, folder, memorySpill, RG_PATH, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
 import { makeTree, removeTree, SLOW_PATTERN, writeSlowCorpus } from '../../helpers/tree';
 
 function grep(input: unknown, options: SearchEnvOptions): Promise<ToolOutput<GrepValue>> {
@@ -112,6 +112,50 @@ describe('grep tool', () => {
     assert.deepEqual(Buffer.from(latin1.lineBase64!, 'base64'), Buffer.from('caf\xe9 needle\n', 'latin1'));
     assert.ok(out.text.includes('\n"bad\\xff.txt" (not UTF-8: each \\xHH is a raw byte)\nLine 1: needle in a file'), out.text);
     assert.ok(files(out).includes('src/a.ts'), 'the rest of the search is intact');
+  });
+
+  it('lists files whose names decode to the same text in the order of their bytes, whatever order rg finished them in', async () => {
+    // Three names that are not UTF-8 and all read "twin\uFFFD.txt"; rg searches them on parallel threads.
+    const twins = [0xff, 0xc3, 0xfe].map((b) => Buffer.concat([Buffer.from('twins/twin'), Buffer.from([b]), Buffer.from('.txt')]));
+    const dir = makeTree({}, twins.map((name) => [name, 'needle\n'.repeat(50)] as const));
+    try {
+      for (let run = 0; run < 5; run++) {
+        const out = await grep({ pattern: 'needle' }, { folders: [folder(dir)], search: { grepMaxMatches: 1 }, spill: memorySpill() });
+        const order = [...new Set(out.value.matches.map((m) => m.pathBase64!))].map((b64) => Buffer.from(b64, 'base64')[10]);
+        assert.deepEqual(order, [0xc3, 0xfe, 0xff]);
+      }
+    } finally {
+      removeTree(dir);
+    }
+  });
+
+  it('joins one file\'s matches that come in two parts (rg never prints them so; a wrapper around it does)', async () => {
+    const dir = makeTree({ 'a.txt': 'needle 1\nneedle 2\nneedle 3\n', 'b.txt': 'needle b\n' });
+    const bin = makeTree({});
+    const wrapper = path.join(bin, 'rg-split');
+    // Runs the real rg, then prints a.txt's last match after b.txt's messages.
+    writeFileSync(
+      wrapper,
+      [
+        `#!${process.execPath}`,
+        "const { spawnSync } = require('node:child_process');",
+        `const r = spawnSync(${JSON.stringify(RG_PATH)}, process.argv.slice(2), { encoding: 'utf8', maxBuffer: 1 << 26 });`,
+        "const lines = r.stdout.split('\\n').filter(Boolean);",
+        "const i = lines.findIndex((l) => l.includes('needle 3'));",
+        "const moved = lines.splice(i, 1);",
+        "process.stdout.write([...lines, ...moved].join('\\n') + '\\n');",
+        'process.exit(r.status ?? 2);',
+      ].join('\n'),
+      { mode: 0o755 },
+    );
+    try {
+      const out = await grep({ pattern: 'needle' }, { folders: [folder(dir)], ripgrepPath: wrapper });
+      assert.equal(out.text, ['a.txt', 'Line 1: needle 1', 'Line 2: needle 2', 'Line 3: needle 3', '', 'b.txt', 'Line 1: needle b', '', `Paths are relative to ${dir}.`].join('\n'));
+      assert.deepEqual(out.summary, { matches: 4, files: 2, truncated: false });
+    } finally {
+      removeTree(dir);
+      removeTree(bin);
+    }
   });
 
   it('matches "$" at the end of a CRLF line, with the right preview and offsets; "\\r$" still finds CRLF lines (tester, item 11)', async () => {

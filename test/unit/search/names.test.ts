@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createGlobTool, type GlobValue } from '../../../src/core/search/glob';
 import { createGrepTool, type GrepValue } from '../../../src/core/search/grep';
-import { displayPath, looksLikeStructure } from '../../../src/core/search/page';
+import fc from 'fast-check';
+import { displayPath, joinPieces, layoutPieces, layoutResult, listedAsIs, looksLikeStructure } from '../../../src/core/search/page';
 import type { ToolOutput } from '../../../src/core/tool';
 import { folder, memorySpill, runTool, toolFailure } from '../../helpers/searchEnv';
 import { makeRealisticWorkspace, makeTree, removeTree } from '../../helpers/tree';
@@ -190,6 +191,47 @@ describe('file names cannot pass for result lines (issue 12, point 9)', function
           removeTree(parent);
         }
       });
+    }
+  });
+});
+
+describe('the one-scan check of a run of names (issue 15)', () => {
+  /** Characters that matter to the quoting rule, and ordinary ones. */
+  const alphabet = [...'aAlLpPnNsSeE([" \t:0123456789/.-_é日', '\u00a0', '\u0085', '\u009b', '\u061c', '\u200e', '\u2028', '\u202e', '\u2066', '\r', '\u001b', '\u007f', '\ufeff', '\u3000', '\ud83d\ude00'];
+  const words = ['line 9', 'Line 12: ', 'paths are relative to', 'No files found', 'no matches found', 'scout glob', 'Scout grep', 'error:', '(code:', '['];
+  const name = fc
+    .array(fc.oneof(fc.constantFrom(...alphabet), fc.constantFrom(...words)), { minLength: 1, maxLength: 8 })
+    .map((parts) => parts.join(''));
+
+  it('agrees with displayPath on every name of the run, whatever they hold', () => {
+    fc.assert(
+      fc.property(fc.array(name, { minLength: 1, maxLength: 6 }), (names) => {
+        const want = names.every((n) => displayPath(n) === n);
+        assert.equal(listedAsIs(names.join('\n')), want, JSON.stringify(names));
+        if (names.every((n) => /^[\x00-\x7f]*$/.test(n))) assert.equal(listedAsIs(names.join('\n'), true), want, `ascii: ${JSON.stringify(names)}`);
+      }),
+      { numRuns: 3000, seed: 15 },
+    );
+  });
+
+  it('agrees with displayPath on ASCII names through the ASCII scans too', () => {
+    const ascii = fc
+      .array(fc.oneof(fc.constantFrom(...alphabet.filter((c) => /^[\x00-\x7f]+$/.test(c))), fc.constantFrom(...words), fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c))), { minLength: 1, maxLength: 8 })
+      .map((parts) => parts.join('').replaceAll('\n', ''))
+      .filter((n) => n !== '');
+    fc.assert(
+      fc.property(fc.array(ascii, { minLength: 1, maxLength: 6 }), (names) => {
+        assert.equal(listedAsIs(names.join('\n'), true), names.every((n) => displayPath(n) === n), JSON.stringify(names));
+      }),
+      { numRuns: 3000, seed: 16 },
+    );
+  });
+
+  it('lays out a result in pieces exactly as in one string', () => {
+    const lines = ['a.ts', 'b/c.ts', '"quoted"'];
+    for (const [notes, footer] of [[[], undefined], [['[note]'], undefined], [['[n1]', '[n2]'], '[footer]']] as const) {
+      const pieces = ['a.ts\nb/c', '.ts\n', '"quoted"'];
+      assert.equal(joinPieces(layoutPieces(pieces, notes, footer, 'Paths are relative to /w.')), layoutResult(lines, notes, footer, 'Paths are relative to /w.'));
     }
   });
 });

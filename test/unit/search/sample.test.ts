@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { sampleAcrossTopLevel, topLevelEntry } from '../../../src/core/search/sample';
+import { seededRandom } from '../../helpers/seededRandom';
 
 describe('sampleAcrossTopLevel', () => {
   it('names the entry directly under the root', () => {
@@ -62,5 +63,43 @@ describe('sampleAcrossTopLevel', () => {
   it('handles an empty list and a cap larger than the list', () => {
     assert.deepEqual(sampleAcrossTopLevel([], '.', 5), { indices: [], groupsTotal: 0, groupsReached: 0, equalsHead: true });
     assert.deepEqual(sampleAcrossTopLevel(['a/1', 'b/1'], '.', 5).indices, [0, 1]);
+  });
+});
+
+describe('sampleAcrossTopLevel against a plain reference (differential)', () => {
+  /** The sample as the seed describes it, computed the obvious way: every group's whole list, then rounds. */
+  function reference(paths: readonly string[], root: string, cap: number) {
+    const groups = new Map<string, number[]>();
+    paths.forEach((p, i) => {
+      const key = topLevelEntry(p, root);
+      groups.set(key, [...(groups.get(key) ?? []), i]);
+    });
+    const picked: number[] = [];
+    const lists = [...groups.values()];
+    for (let round = 0; picked.length < cap && lists.some((l) => l.length > round); round++) {
+      for (const list of lists) if (picked.length < cap && list.length > round) picked.push(list[round]!);
+    }
+    const reached = lists.filter((l) => picked.includes(l[0]!)).length;
+    return { indices: picked.sort((a, b) => a - b), groupsTotal: groups.size, groupsReached: reached };
+  }
+
+  it('picks the same paths for runs of one folder, several roots and caps', () => {
+    const random = seededRandom(15);
+    const entries = ['src', 'docs', 'packages', 'a', 'README.md', 'sr', 'srcx', 'pkg'];
+    for (let trial = 0; trial < 300; trial++) {
+      const root = ['.', 'pkg', 'src'][trial % 3]!;
+      const n = Math.floor(random() * 60);
+      const paths: string[] = [];
+      for (let i = 0; i < n; i++) {
+        // Runs of the same entry (as one big folder gives in modification order), and strays.
+        const entry = random() < 0.6 && paths.length ? topLevelEntry(paths[paths.length - 1]!, root) : entries[Math.floor(random() * entries.length)]!;
+        const under = root === '.' || random() < 0.2 ? '' : `${root}/`;
+        paths.push(random() < 0.15 ? `${under}${entry}` : `${under}${entry}/f${i}.ts`);
+      }
+      const cap = 1 + Math.floor(random() * 12);
+      const got = sampleAcrossTopLevel(paths, root, cap);
+      const want = reference(paths, root, cap);
+      assert.deepEqual({ indices: got.indices, groupsTotal: got.groupsTotal, groupsReached: got.groupsReached }, want, JSON.stringify({ paths, root, cap }));
+    }
   });
 });

@@ -29,7 +29,9 @@ function unprivilegedCli(bin: string): (tool: string, input: object, cwd: string
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run "npm run build" before these tests.`);
   const ids = unprivilegedIds();
   const spawnOptions: SpawnSyncOptionsWithStringEncoding = { cwd: bin, encoding: 'utf8', env: { PATH: '', TMPDIR: os.tmpdir() }, ...(ids ?? {}) };
+  // cli.js runs the bundle beside it (cliMain.js), so both are copied.
   const cliCopy = readableCopy(cli, bin);
+  readableCopy(path.join(path.dirname(cli), 'cliMain.js'), bin);
   const rg = readableCopy(RG_PATH, bin, 0o755);
   const node = ids && spawnSync(process.execPath, ['-e', ''], spawnOptions).status !== 0 ? readableCopy(process.execPath, bin, 0o755) : process.execPath;
   return (tool, input, cwd) => spawnSync(node, [cliCopy, tool, JSON.stringify(input), '--cwd', cwd, '--rg', rg], spawnOptions);

@@ -145,7 +145,7 @@ async function finish(env: ToolEnv, value: Omit<WebFetchValue, 'sourceId' | 'tru
   const parts = { finalUrl: value.finalUrl, status: value.status, notes: [...notes, ...page.notes], body: page.body, sourceTruncated: page.sourceTruncated };
   let saved: SavedResult | undefined;
   if (!page.sourceTruncated && !fitsInOneResult(parts, maxChars)) {
-    saved = await saveCompleteResult(env, { tool: 'web_fetch', call: quoteValue(value.finalUrl), size: countOf(page.body.length, 'character') }, () => completeFetchText(parts));
+    saved = await saveCompleteResult(env, { tool: 'web_fetch', call: quoteValue(value.finalUrl), size: countOf(page.body.length, 'character') }, () => [completeFetchText(parts)]);
   }
   const out = formatFetchOutput(parts, maxChars, saved);
   return {

@@ -1,0 +1,94 @@
+/**
+ * Issue 15, CLI start: a one-shot run loads only what its tool needs, and the built CLI (`node dist/cli.js`)
+ * reuses V8's code cache from an earlier run, kept in a folder only its user may enter. These run the built
+ * bundles: `npm run build` first. No timing is asserted (speed lives in `npm run bench`, case cli-start).
+ */
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CLI_TOOL_NAMES, loadTool } from '../../../src/cli/tools';
+import { TOOLS } from '../../../src/core/registry';
+import { cliEnvironment, DIST_CLI } from '../../helpers/cli';
+import { makeTree, removeTree } from '../../helpers/tree';
+
+/** Node's built-in modules that only the web tools, workspace_search's worker or the MCP server load. */
+const NOT_FOR_A_SEARCH = ['https', 'http', 'tls', 'dns', 'zlib', 'worker_threads', 'crypto'];
+
+/** A preload script that prints, at exit, the built-in modules the process loaded (`process.moduleLoadList`). */
+const LOADED_BUILTINS = `process.on('exit', () => process.stderr.write('\\nLOADED ' + JSON.stringify(process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)))));`;
+
+describe('CLI start: what a run loads', function () {
+  this.timeout(60_000);
+  let root: string;
+  let tmp: string;
+  before(() => {
+    root = makeTree({ 'a.txt': 'needle\n' });
+    tmp = mkdtempSync(path.join(os.tmpdir(), 'scout-cli-start-'));
+    writeFileSync(path.join(tmp, 'loaded.js'), LOADED_BUILTINS);
+  });
+  after(() => {
+    removeTree(root);
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** Runs the built CLI with TMPDIR = `tmpdir` (where its code cache goes) and the module list preloaded. */
+  const run = (args: string[], tmpdir: string) => {
+    const r = spawnSync(process.execPath, ['--require', path.join(tmp, 'loaded.js'), DIST_CLI, ...args], { encoding: 'utf8', env: cliEnvironment({ TMPDIR: tmpdir }) });
+    const at = r.stderr.lastIndexOf('\nLOADED ');
+    return { status: r.status, stdout: r.stdout, stderr: r.stderr.slice(0, at), loaded: JSON.parse(r.stderr.slice(at + 8)) as string[] };
+  };
+  const cacheDir = (tmpdir: string) => path.join(tmpdir, `scout-cli-${process.getuid!()}`);
+
+  it('has a lazy loader for exactly the tools of the registry', () => {
+    assert.deepEqual(CLI_TOOL_NAMES, Object.keys(TOOLS));
+    for (const name of CLI_TOOL_NAMES) assert.equal(loadTool(name), TOOLS[name], name);
+  });
+
+  it('runs glob and grep without loading the web stack or worker threads', () => {
+    const tmpdir = mkdtempSync(path.join(tmp, 'a-'));
+    for (const [tool, input] of [['glob', '{"pattern":"*"}'], ['grep', '{"pattern":"needle"}']] as const) {
+      const r = run([tool, input, '--cwd', root], tmpdir);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stdout, /a\.txt/);
+      assert.deepEqual(r.loaded.filter((m) => NOT_FOR_A_SEARCH.includes(m)), [], `${tool} loaded ${r.loaded.join(', ')}`);
+      assert.ok(r.loaded.includes('child_process'), 'the run did load what it needs');
+    }
+  });
+
+  it('writes a code cache on the first run and reads it, unchanged, on the next', () => {
+    const tmpdir = mkdtempSync(path.join(tmp, 'b-'));
+    const first = run(['glob', '{"pattern":"*"}', '--cwd', root], tmpdir);
+    assert.equal(first.status, 0, first.stderr);
+    const [cache, ...others] = readdirSync(cacheDir(tmpdir));
+    assert.ok(cache?.endsWith('.v8cache') && others.length === 0, String(readdirSync(cacheDir(tmpdir))));
+    assert.equal(statSync(cacheDir(tmpdir)).mode & 0o777, 0o700);
+    const written = statSync(path.join(cacheDir(tmpdir), cache)).mtimeMs;
+    const second = run(['glob', '{"pattern":"*"}', '--cwd', root], tmpdir);
+    assert.equal(second.stdout, first.stdout);
+    assert.equal(statSync(path.join(cacheDir(tmpdir), cache)).mtimeMs, written, 'a cache that was used is not written again');
+  });
+
+  it('runs correctly from a damaged cache, and replaces it', () => {
+    const tmpdir = mkdtempSync(path.join(tmp, 'c-'));
+    const first = run(['glob', '{"pattern":"*"}', '--cwd', root], tmpdir);
+    const [cache] = readdirSync(cacheDir(tmpdir));
+    writeFileSync(path.join(cacheDir(tmpdir), cache!), Buffer.alloc(4096, 0xab));
+    const damaged = run(['glob', '{"pattern":"*"}', '--cwd', root], tmpdir);
+    assert.equal(damaged.status, 0, damaged.stderr);
+    assert.equal(damaged.stdout, first.stdout);
+    assert.notEqual(readdirSync(cacheDir(tmpdir)).length, 0);
+    assert.ok(statSync(path.join(cacheDir(tmpdir), cache!)).size !== 4096, 'the damaged cache was replaced');
+  });
+
+  it('ignores a cache folder that others may write to, and writes nothing there', () => {
+    const tmpdir = mkdtempSync(path.join(tmp, 'd-'));
+    mkdirSync(cacheDir(tmpdir));
+    chmodSync(cacheDir(tmpdir), 0o777);
+    const r = run(['glob', '{"pattern":"*"}', '--cwd', root], tmpdir);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /a\.txt/);
+    assert.deepEqual(readdirSync(cacheDir(tmpdir)), []);
+  });
+});
