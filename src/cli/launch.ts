@@ -13,9 +13,11 @@ import * as vm from 'node:vm';
  * The cache lives in `<os tmpdir>/scout-cli-<uid>/`, a folder only this user may enter (created with mode 700
  * and checked before use: a directory, not a link, owned by the user, no access for group or others), because
  * V8 trusts cached code once its version, flags and source length match. Each file is named after the bundle's
- * size and modification time and the Node version, so a rebuilt bundle never meets an old cache; the last run
- * that found no usable cache writes one (to a temporary name, then renamed) when the process exits, and
- * removes the caches of older bundles. Off POSIX (no user id to check) the bundle runs without a cache. Every
+ * place (a hash of its path) and its identity on disk (device, inode, size, modification and change times: a
+ * copy that keeps the modification time, `cp -p` or an unpacked archive, still gets a new inode and change
+ * time) and the Node version, so a changed bundle never meets an old cache; the last run that found no usable
+ * cache writes one (to a temporary name, then renamed) when the process exits, and removes the caches of
+ * older bundles at the same place (another checkout's cache is left alone). Off POSIX (no user id to check) the bundle runs without a cache. Every
  * cache failure is silent: it only costs the time the cache would have saved.
  */
 function launch(): void {
@@ -56,25 +58,42 @@ function cacheFile(file: string): string | undefined {
   try {
     const folder = lstatSync(dir);
     if (!folder.isDirectory() || folder.uid !== uid || (folder.mode & 0o077) !== 0) return undefined;
-    const bundle = statSync(file);
-    return path.join(dir, `cliMain-${bundle.size}-${Math.trunc(bundle.mtimeMs)}-${process.version}-${process.arch}.v8cache`);
+    const bundle = statSync(file, { bigint: true });
+    const identity = [bundle.dev, bundle.ino, bundle.size, bundle.mtimeNs, bundle.ctimeNs].join('-');
+    return path.join(dir, `${cachePrefix(file)}${identity}-${process.version}-${process.arch}.v8cache`);
   } catch {
     return undefined;
   }
 }
 
-/** Writes the script's code cache (with every function compiled so far) and removes older caches. */
+/**
+ * The start of the cache file names of the bundle at `file`: `cliMain-` and the 32-bit FNV-1a hash of its path
+ * (UTF-16 code units), in hex, so two checkouts of one user keep a cache each.
+ */
+function cachePrefix(file: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < file.length; i++) hash = Math.imul(hash ^ file.charCodeAt(i), 0x01000193) >>> 0;
+  return `cliMain-${hash.toString(16).padStart(8, '0')}-`;
+}
+
+/** Writes the script's code cache (with every function compiled so far) and removes older caches of the bundle. */
 function saveCache(cache: string, script: vm.Script): void {
+  const temporary = `${cache}.${process.pid}.tmp`;
   try {
-    const temporary = `${cache}.${process.pid}.tmp`;
     writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     renameSync(temporary, cache);
     const dir = path.dirname(cache);
+    const prefix = cachePrefix(path.join(__dirname, 'cliMain.js'));
     for (const name of readdirSync(dir)) {
-      if (name.startsWith('cliMain-') && path.join(dir, name) !== cache) unlinkSync(path.join(dir, name));
+      if (name.startsWith(prefix) && path.join(dir, name) !== cache) unlinkSync(path.join(dir, name));
     }
   } catch {
-    // the next run compiles again
+    // the next run compiles again; a temporary file left by a failed rename goes
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // not there
+    }
   }
 }
 

@@ -5,12 +5,13 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CLI_TOOL_NAMES, loadTool } from '../../../src/cli/tools';
 import { TOOLS } from '../../../src/core/registry';
 import { cliEnvironment, DIST_CLI } from '../../helpers/cli';
+import { RG_PATH } from '../../helpers/searchEnv';
 import { makeTree, removeTree } from '../../helpers/tree';
 
 /** Node's built-in modules that only the web tools, workspace_search's worker or the MCP server load. */
@@ -90,5 +91,45 @@ describe('CLI start: what a run loads', function () {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /a\.txt/);
     assert.deepEqual(readdirSync(cacheDir(tmpdir)), []);
+  });
+
+  /** A copy of the built CLI (launcher and bundle) in a new folder under `tmp`; returns the launcher's path. */
+  const copyCli = (): string => {
+    const dist = mkdtempSync(path.join(tmp, 'dist-'));
+    for (const name of ['cli.js', 'cliMain.js']) copyFileSync(path.join(path.dirname(DIST_CLI), name), path.join(dist, name));
+    return path.join(dist, 'cli.js');
+  };
+  const runCopy = (cli: string, pattern: string, tmpdir: string) =>
+    spawnSync(process.execPath, [cli, 'glob', JSON.stringify({ pattern }), '--cwd', root, '--rg', RG_PATH], { encoding: 'utf8', env: cliEnvironment({ TMPDIR: tmpdir }) });
+
+  it('never runs the cache of a bundle changed in place with the same size and modification time (tester: a version bump kept by cp -p)', () => {
+    const tmpdir = mkdtempSync(path.join(tmp, 'e-'));
+    const cli = copyCli();
+    const bundle = path.join(path.dirname(cli), 'cliMain.js');
+    assert.equal(runCopy(cli, 'zzz', tmpdir).stdout.split('\n')[0], 'No files found');
+    const { atime, mtime } = statSync(bundle);
+    const edited = readFileSync(bundle, 'utf8').replaceAll('No files found', 'No FILEZ found');
+    writeFileSync(bundle, edited);
+    utimesSync(bundle, atime, mtime);
+    assert.equal(statSync(bundle).mtimeMs, mtime.getTime());
+    assert.equal(runCopy(cli, 'zzz', tmpdir).stdout.split('\n')[0], 'No FILEZ found', 'the edited bundle ran');
+  });
+
+  it('keeps a cache per checkout: two copies of the CLI run by one user do not remove each other\'s', () => {
+    const tmpdir = mkdtempSync(path.join(tmp, 'f-'));
+    const [one, two] = [copyCli(), copyCli()];
+    for (const cli of [one, two, one, two]) assert.equal(runCopy(cli, '*', tmpdir).status, 0);
+    assert.equal(readdirSync(cacheDir(tmpdir)).filter((n) => n.endsWith('.v8cache')).length, 2, String(readdirSync(cacheDir(tmpdir))));
+  });
+
+  it('leaves no temporary file when the cache cannot be put in place (a folder holds its name)', () => {
+    const tmpdir = mkdtempSync(path.join(tmp, 'g-'));
+    const cli = copyCli();
+    runCopy(cli, '*', tmpdir);
+    const [cache] = readdirSync(cacheDir(tmpdir));
+    rmSync(path.join(cacheDir(tmpdir), cache!));
+    mkdirSync(path.join(cacheDir(tmpdir), cache!));
+    for (let i = 0; i < 2; i++) assert.match(runCopy(cli, '*', tmpdir).stdout, /a\.txt/);
+    assert.deepEqual(readdirSync(cacheDir(tmpdir)), [cache]);
   });
 });
