@@ -21,25 +21,32 @@ const UNSAFE_IN_LINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u20
 
 /**
  * Characters that draw nothing, so two names that differ only by them print the same, and a name can carry
- * text no reader sees: SOFT HYPHEN U+00AD, MONGOLIAN VOWEL SEPARATOR U+180E, ZERO WIDTH SPACE, NON-JOINER and
- * JOINER U+200B–U+200D, WORD JOINER and the invisible operators U+2060–U+2064, ZERO WIDTH NO-BREAK SPACE
- * (BOM) U+FEFF, the interlinear annotation controls U+FFF9–U+FFFB, and the tag characters U+E0000–U+E007F
- * ("ASCII smuggling": each tag mirrors an ASCII letter that is never drawn).
+ * text no reader sees, or start with one and so slip past the check of how a line starts: Unicode's
+ * Default_Ignorable_Code_Point property (DerivedCoreProperties.txt, as the JavaScript engine knows it: SOFT
+ * HYPHEN U+00AD, COMBINING GRAPHEME JOINER U+034F, the Hangul fillers U+115F/U+1160/U+3164/U+FFA0, the
+ * Mongolian variation selectors U+180B–U+180F, the zero-width characters U+200B–U+200F, U+2060–U+206F,
+ * the variation selectors U+FE00–U+FE0F and U+E0100–U+E01EF, BOM U+FEFF, the tag characters U+E0000–U+E007F
+ * ("ASCII smuggling"), and more), plus the interlinear annotation controls U+FFF9–U+FFFB, which draw nothing
+ * either.
  *
  * They are NOT in {@link UNSAFE_CHARACTERS}, and {@link showControlPictures} leaves them alone, because running
  * text needs them: ZWJ (U+200D) joins emoji sequences (woman, ZWJ, laptop is one "technologist" emoji), tag
- * characters spell subdivision flags (black flag, tags "gbsct", cancel tag is Scotland's), and soft hyphens
- * and joiners are ordinary in many scripts. Only a value that must be read exactly
- * (a file name, a quoted argument) treats them as unsafe: {@link breaksLine} reports them, so the name is
- * quoted, and {@link jsonQuote} escapes them (a tag character as its two `\u` surrogate escapes).
+ * characters spell subdivision flags (black flag, tags "gbsct", cancel tag is Scotland's), variation selectors
+ * pick emoji or text style, and soft hyphens and joiners are ordinary in many scripts. Only a value that must
+ * be read exactly (a file name, a quoted argument) treats them as unsafe: {@link breaksLine} reports them, so
+ * the name is quoted, and {@link jsonQuote} escapes them (one outside the BMP as its two `\u` surrogate escapes).
+ * Patterns built from this source need the `u` flag.
  */
-const INVISIBLE = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/;
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}|[\ufff9-\ufffb]/u;
 
-/** A character of {@link UNSAFE_CHARACTERS} or {@link INVISIBLE}: what a name cannot show raw, line feeds apart. */
-export const UNSAFE_OR_INVISIBLE = new RegExp(`${UNSAFE_CHARACTERS.source}|${INVISIBLE.source}`);
+/**
+ * A character of {@link UNSAFE_CHARACTERS} or {@link INVISIBLE}: what a name cannot show raw, line feeds apart.
+ * Its source needs the `u` flag in any pattern built from it.
+ */
+export const UNSAFE_OR_INVISIBLE = new RegExp(`${UNSAFE_CHARACTERS.source}|${INVISIBLE.source}`, 'u');
 
-/** {@link UNSAFE_OR_INVISIBLE}, as code units to escape in a quoted value. */
-const UNSAFE_IN_VALUE = new RegExp(UNSAFE_OR_INVISIBLE.source, 'g');
+/** {@link UNSAFE_OR_INVISIBLE}, as the characters to escape in a quoted value. */
+const UNSAFE_IN_VALUE = new RegExp(UNSAFE_OR_INVISIBLE.source, 'gu');
 
 /**
  * True when `text` cannot be printed raw as one line of a name: it holds a character of

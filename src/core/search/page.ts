@@ -23,7 +23,7 @@ const STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS})`, 'i');
  * starting like a structural line, or ending in white space. Case is ignored, as in {@link STRUCTURE_START}; none
  * of the unsafe characters has a case.
  */
-const ANY_LINE_NEEDS_QUOTING = new RegExp(String.raw`${UNSAFE_OR_INVISIBLE.source}|(?:^|\n)(?:${STRUCTURE_STARTS})|\s(?:\n|$)`, 'i');
+const ANY_LINE_NEEDS_QUOTING = new RegExp(String.raw`${UNSAFE_OR_INVISIBLE.source}|(?:^|\n)(?:${STRUCTURE_STARTS})|\s(?:\n|$)`, 'iu');
 
 /**
  * True when `line` could pass for one of a result's own lines (issue 12): a note or footer (`[`), a quoted name
