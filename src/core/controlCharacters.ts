@@ -84,7 +84,7 @@ export function quoteAsTyped(text: string): string {
   return `"${showInvisibleCharacters(text)}"`;
 }
 
-const INVISIBLE_GLOBAL = new RegExp(INVISIBLE.source, 'g');
+const INVISIBLE_GLOBAL = new RegExp(INVISIBLE.source, 'gu');
 
 /**
  * `text` as one line of a name or value a person must read exactly (a file path or an argument on a results

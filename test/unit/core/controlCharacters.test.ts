@@ -98,6 +98,8 @@ describe('controlCharacters', () => {
       assert.equal(showInvisibleCharacters('\ufeffx\u00ady\u2060z\u{E0041}'), '\\ufeffx\\u00ady\\u2060z\\udb40\\udc41');
       assert.equal(showInvisibleCharacters('a\nb\u202ec\u001b'), 'a\u240ab\\u202ec\u241b');
       assert.equal(showInvisibleCharacters('src/ünïcode name 名前 😀.ts'), 'src/ünïcode name 名前 😀.ts');
+      // Every default-ignorable code point, e.g. a Hangul filler or a combining grapheme joiner at a name's start.
+      assert.equal(showInvisibleCharacters('\u3164x\u034f.ts'), '\\u3164x\\u034f.ts');
     });
 
     it('does not flag other astral characters (emoji, CJK extension B) or a lone high surrogate from U+DB40', () => {
