@@ -14,7 +14,7 @@
 (function () {
   'use strict';
 
-  const PROTOCOL_VERSION = 2;
+  const PROTOCOL_VERSION = 3;
   // @ts-ignore acquireVsCodeApi is provided by the webview host.
   const vscode = acquireVsCodeApi();
 
@@ -55,7 +55,7 @@
         upsert(message.card);
         break;
       case 'reveal':
-        reveal(message.id);
+        reveal(message.id, message.rerun === true);
         break;
       case 'response':
         settle(message);
@@ -97,10 +97,12 @@
     const glyph = button.querySelector('.codicon');
     if (!label || !glyph) return;
     label.textContent = 'Copied';
+    label.classList.remove('visually-hidden');
     glyph.className = 'codicon codicon-check';
     button.classList.add('confirmed');
     setTimeout(() => {
       label.textContent = 'Copy';
+      label.classList.add('visually-hidden');
       glyph.className = 'codicon codicon-copy';
       button.classList.remove('confirmed');
     }, COPIED_MS);
@@ -156,16 +158,21 @@
     if (all.length && !all.some((el) => /** @type {HTMLElement} */ (el).tabIndex === 0)) makeTabStop(/** @type {HTMLElement} */ (all[0]));
   }
 
-  /** @param {string} id */
-  function reveal(id) {
+  /**
+   * Shows a card from its header (a tall card is never shown from its bottom), marks it for a moment and, when
+   * the panel has the keyboard, focuses it; never pulls focus out of the editor. A rerun is announced.
+   * @param {string} id @param {boolean} rerun
+   */
+  function reveal(id, rerun) {
     const el = cardEls.get(id);
     if (!el) return;
     makeTabStop(el);
-    el.scrollIntoView({ block: 'nearest' });
+    if (document.hasFocus()) el.focus({ preventScroll: true });
+    el.scrollIntoView({ block: 'start' });
     el.classList.add('revealed');
     setTimeout(() => el.classList.remove('revealed'), 1500);
-    // Take the keyboard only when the panel already has it; never pull focus out of the editor.
-    if (document.hasFocus()) el.focus();
+    const model = models.get(id);
+    if (rerun && model) announce(`Rerun started: ${cardLabel(model)}`);
   }
 
   /** @param {any} card */
@@ -251,14 +258,14 @@
     bar.setAttribute('role', 'toolbar');
     bar.setAttribute('aria-label', `Actions for ${card.tool}`);
     if (card.status === 'running') bar.append(button('stop-circle', 'Cancel', 'cancel', card));
-    if (card.hasText) {
-      bar.append(button('go-to-file', 'Open full result', 'openFull', card));
-      bar.append(button('copy', 'Copy', 'copy', card));
-    }
+    if (card.hasFullResult) bar.append(button('go-to-file', 'Open full result', 'openFull', card));
+    if (card.hasText) bar.append(button('copy', 'Copy', 'copy', card));
     if (card.status !== 'running') bar.append(button('refresh', 'Rerun', 'rerun', card));
+    for (const label of bar.querySelectorAll('.action-label')) label.classList.add('visually-hidden');
     return bar;
   }
 
+  /** A compact icon button, as in VS Code's own toolbars: its label is its tooltip and accessible name. */
   function button(iconName, label, action, card) {
     const b = /** @type {HTMLButtonElement} */ (h('button', 'action'));
     b.type = 'button';
@@ -388,7 +395,7 @@
   function moreNote(card, text) {
     const p = h('p', 'more');
     p.append(h('span', 'more-text', `${text}. `));
-    if (card.hasText) {
+    if (card.hasFullResult) {
       const b = /** @type {HTMLButtonElement} */ (h('button', 'link-button', 'Open full result'));
       b.type = 'button';
       b.tabIndex = -1;
@@ -538,7 +545,7 @@
         } else if (el.classList.contains('card') && event.key === 'Enter') {
           event.preventDefault();
           const model = models.get(el.dataset.id || '');
-          if (model && model.hasText) send({ action: 'openFull', runId: model.id });
+          if (model && model.hasFullResult) send({ action: 'openFull', runId: model.id });
         }
         break;
       }
@@ -584,9 +591,11 @@
     return /** @type {HTMLElement[]} */ ([...cardsEl.querySelectorAll('.card, .row')]);
   }
 
+  /** Focuses a card or row and scrolls it into view; a card taller than the panel is shown from its header. */
   function focusItem(el) {
-    el.focus();
-    el.scrollIntoView({ block: 'nearest' });
+    el.focus({ preventScroll: true });
+    const tall = el.classList.contains('card') && el.getBoundingClientRect().height > window.innerHeight;
+    el.scrollIntoView({ block: tall ? 'start' : 'nearest' });
   }
 
   /** Makes `card` the one card in the tab order, with its buttons. Rows are reached with the arrow keys. */

@@ -75,6 +75,29 @@ export function showControlPictures(text: string, keepLineFeeds = false): string
 const UNSAFE_IN_LINE_GLOBAL = new RegExp(UNSAFE_IN_LINE.source, 'g');
 
 /**
+ * `text` in double quotes as a person typed it, for a message to that person (VS Code's progress
+ * notification): backslashes and quotes stay as typed (`"C:\\src\\*.ts"` is not doubled the way
+ * {@link jsonQuote} and `JSON.stringify` double it), and control and invisible characters are made visible
+ * with {@link showInvisibleCharacters}, so the message stays one true line. Not for text a program parses back.
+ */
+export function quoteAsTyped(text: string): string {
+  return `"${showInvisibleCharacters(text)}"`;
+}
+
+const INVISIBLE_GLOBAL = new RegExp(INVISIBLE.source, 'gu');
+
+/**
+ * `text` as one line of a name or value a person must read exactly (a file path or an argument on a results
+ * card, a value in a notification): {@link showControlPictures} with LF shown as ␊, and every invisible
+ * character ({@link INVISIBLE}) shown as `\u` and four hex digits, the way {@link jsonQuote} escapes it (a tag
+ * character as its two surrogate escapes), so `a\u200bb.ts` never reads as `ab.ts`. Running text (a matching
+ * line, a page) keeps its joiners: use {@link showControlPictures} there.
+ */
+export function showInvisibleCharacters(text: string): string {
+  return showControlPictures(text).replace(INVISIBLE_GLOBAL, (c) => Array.from(c.split(''), (unit) => unicodeEscape(unit.charCodeAt(0))).join(''));
+}
+
+/**
  * `text` as a JSON string literal (RFC 8259) in which every unsafe character is escaped, C1 and bidi
  * controls included (JSON.stringify escapes only C0, quotes and backslashes), and so is every invisible
  * character ({@link INVISIBLE}): a quoted value is read for its exact characters. The result is one line

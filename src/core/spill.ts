@@ -98,7 +98,7 @@ export function modelTextHeading(tool: ToolName, call: string): string {
   return `Scout ${tool} ${call}: the text the model saw`;
 }
 
-const HEADING = /^Scout (glob|grep|workspace_search|web_search|web_fetch) .+(?:, complete result|: the text the model saw)$/;
+const HEADING = /^Scout (glob|grep|workspace_search|web_search|web_fetch) .+(?:, complete result|, incomplete result \(all Scout read\)|: the text the model saw)$/;
 
 /**
  * The tool named by a first line made by {@link spillHeading} or {@link modelTextHeading}; undefined for any

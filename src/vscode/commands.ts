@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { KEYED_WEB_SEARCH_PROVIDERS, webSearchSecretName, type KeyedWebSearchProvider, type ScoutConfig } from '../core/config';
+import { quoteAsTyped } from '../core/controlCharacters';
 import { isToolError } from '../core/errors';
 import { findTool } from '../core/registry';
+import { parseGlobArgument, type GlobArgument } from '../core/search/patterns';
 import type { ToolName } from '../core/tool';
 import { runFromUser } from './panel/actions';
 import { showResults } from './panel/resultsView';
@@ -9,7 +11,8 @@ import { services } from './services';
 
 /**
  * The command-palette side of Scout (category "Scout"): one command per tool, which asks for the
- * arguments in input boxes that validate as you type with the tool's own `parse`, runs the tool through
+ * arguments in input boxes that validate as you type with the tool's own `parse` (and warn of a glob rg
+ * would reject), runs the tool through
  * `executeTool` with a cancellable notification, and reveals its card; plus Show Results, Clear Results
  * and Set Web Search API Key.
  */
@@ -22,7 +25,7 @@ export function registerCommands(context: vscode.ExtensionContext): void {
   register('scout.webSearch', webSearch);
   register('scout.fetchUrl', fetchUrl);
   register('scout.showResults', () => showResults(undefined, false));
-  register('scout.clearResults', async () => services().runs.clear());
+  register('scout.clearResults', clearResults);
   register('scout.setWebSearchApiKey', (provider) => setWebSearchApiKey(context.secrets, provider));
 }
 
@@ -32,10 +35,10 @@ async function findFiles(): Promise<void> {
     title: 'Scout: Find Files (glob)',
     prompt: 'A ripgrep glob. Without a "/" it matches file names at any depth: *.ts, **/test/*.json',
     placeholder: 'e.g. *.md',
-    validate: (value) => v({ pattern: value }),
+    validate: (value) => v({ pattern: value }) ?? globWarning('pattern', value),
   });
   if (pattern === undefined) return;
-  await runAndReveal('glob', { pattern: pattern.value }, `Scout: finding files ${JSON.stringify(pattern.value)}`);
+  await runAndReveal('glob', { pattern: pattern.value }, `Scout: finding files ${quoteAsTyped(pattern.value)}`);
 }
 
 async function searchText(): Promise<void> {
@@ -54,11 +57,11 @@ async function searchText(): Promise<void> {
     prompt: 'Only files matching this glob (optional; press Enter to search every file).',
     placeholder: 'e.g. *.{ts,tsx}',
     optional: true,
-    validate: (value) => v({ pattern: pattern.value, include: value }),
+    validate: (value) => v({ pattern: pattern.value, include: value }) ?? globWarning('include', value),
   });
   if (include === undefined) return;
   const input = include.value ? { pattern: pattern.value, include: include.value } : { pattern: pattern.value };
-  await runAndReveal('grep', input, `Scout: searching for ${JSON.stringify(pattern.value)}`);
+  await runAndReveal('grep', input, `Scout: searching for ${quoteAsTyped(pattern.value)}`);
 }
 
 async function searchWorkspace(): Promise<void> {
@@ -82,7 +85,7 @@ async function searchWorkspace(): Promise<void> {
     validate: (value) => v({ ...input, path: value }),
   });
   if (where === undefined) return;
-  await runAndReveal('workspace_search', where.value ? { ...input, path: where.value } : input, `Scout: searching for ${JSON.stringify(query.value)}`);
+  await runAndReveal('workspace_search', where.value ? { ...input, path: where.value } : input, `Scout: searching for ${quoteAsTyped(query.value)}`);
 }
 
 async function webSearch(): Promise<void> {
@@ -94,7 +97,7 @@ async function webSearch(): Promise<void> {
     validate: (value) => v({ queries: [value] }),
   });
   if (query === undefined) return;
-  await runAndReveal('web_search', { queries: [query.value] }, `Scout: searching the web for ${JSON.stringify(query.value)}`);
+  await runAndReveal('web_search', { queries: [query.value] }, `Scout: searching the web for ${quoteAsTyped(query.value)}`);
 }
 
 async function fetchUrl(): Promise<void> {
@@ -106,7 +109,14 @@ async function fetchUrl(): Promise<void> {
     validate: (value) => v({ url: value }),
   });
   if (url === undefined) return;
-  await runAndReveal('web_fetch', { url: url.value }, `Scout: fetching ${url.value}`);
+  await runAndReveal('web_fetch', { url: url.value }, `Scout: fetching ${quoteAsTyped(url.value)}`);
+}
+
+/** Scout: Clear Results: forgets the finished calls and releases every spill document Scout holds (their tabs close). */
+async function clearResults(): Promise<void> {
+  const { runs, spills } = services();
+  runs.clear();
+  await spills.releaseAll();
 }
 
 function withCase<T extends object>(input: T, matchCase: boolean): T | (T & { caseSensitive: true }) {
@@ -139,6 +149,23 @@ function validator(tool: ToolName): (input: unknown) => string | undefined {
   };
 }
 
+/**
+ * A warning (which does not stop Enter) when rg would reject `value` as a glob, from the same parser the
+ * tool uses (`parseGlobArgument`). Only a warning: a value naming an existing file, such as
+ * `app/[id/page.tsx`, is searched literally, which only the run can tell.
+ */
+function globWarning(name: GlobArgument['name'], value: string): vscode.InputBoxValidationMessage | undefined {
+  try {
+    parseGlobArgument({ name, value }, value);
+    return undefined;
+  } catch (e) {
+    return isToolError(e) && e.code === 'SEARCH_INVALID_PATTERN' ? { message: e.message, severity: vscode.InputBoxValidationSeverity.Warning } : undefined;
+  }
+}
+
+/** What an input box shows under the value: an error blocks Enter, a warning does not. */
+type Validation = string | vscode.InputBoxValidationMessage | undefined;
+
 interface AskOptions {
   readonly title: string;
   readonly prompt: string;
@@ -149,7 +176,7 @@ interface AskOptions {
   readonly optional?: boolean;
   /** A toggle button in the input (such as Match Case), whose state is passed to `validate`. */
   readonly toggle?: { readonly tooltip: string; readonly icon: string };
-  readonly validate: (value: string, toggled: boolean) => string | undefined;
+  readonly validate: (value: string, toggled: boolean) => Validation;
 }
 
 /**
@@ -171,7 +198,7 @@ function ask(options: AskOptions): Promise<{ value: string; toggled: boolean } |
     toggle: { checked: false },
   };
   if (toggle) box.buttons = [toggle];
-  const check = (force: boolean): string | undefined => {
+  const check = (force: boolean): Validation => {
     if (box.value === '') return options.optional || !force ? undefined : options.validate('', toggled);
     return options.validate(box.value, toggled);
   };
@@ -192,7 +219,7 @@ function ask(options: AskOptions): Promise<{ value: string; toggled: boolean } |
     box.onDidAccept(() => {
       const message = check(true);
       box.validationMessage = message;
-      if (message === undefined) finish({ value: box.value, toggled });
+      if (message === undefined || (typeof message === 'object' && message.severity !== vscode.InputBoxValidationSeverity.Error)) finish({ value: box.value, toggled });
     });
     box.onDidHide(() => finish(undefined));
     box.show();

@@ -30,7 +30,7 @@ export function timingsOf(runId: string): CallTimings | undefined {
  * and turns every expected failure into `Error: …` text. Never throws for a tool failure.
  *
  * `token` is the caller's cancellation (the chat's, or `withProgress`'s); the panel's Cancel button is a
- * second source linked to the same run.
+ * second source linked to the same run. `onStart` gets the run record as soon as its card exists.
  */
 export async function executeTool(
   name: ToolName,
@@ -38,6 +38,7 @@ export async function executeTool(
   source: RunSource,
   token?: vscode.CancellationToken,
   progress?: (message: string) => void,
+  onStart?: (run: ToolRun) => void,
 ): Promise<ExecutedCall> {
   const svc = services();
   const started = performance.now();
@@ -49,6 +50,7 @@ export async function executeTool(
   cancel.token.onCancellationRequested(() => abort.abort());
   if (token?.isCancellationRequested) cancel.cancel();
   const run = svc.runs.start(name, input, source, cancel);
+  onStart?.(run);
   // Progress goes to the caller (withProgress) and to the run's card.
   const report = (message: string): void => {
     svc.runs.progress(run.id, message);

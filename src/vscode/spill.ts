@@ -42,8 +42,11 @@ interface HeldSpill {
  * {@link MAX_SPILL_CODE_UNITS} code units of content in all (the newest document is always kept whole). An
  * older document is released in the background: its content is deleted, which makes an untitled document
  * clean again, and then its tab is closed. VS Code frees a clean untitled document and drops its hot-exit
- * backup, so no "save changes?" prompt or restored tab is left behind; a later read of its URI finds an empty
- * document.
+ * backup, so no "save changes?" prompt or restored tab is left behind. A later read of its URI finds an empty
+ * document, or a newer one VS Code gave the freed name to; the footer names the first line to expect (see
+ * {@link spillLocator}). A document shown in an editor is not released while it is shown (closing it would
+ * put another tab, often another spill, in its place): the next oldest goes instead, and it goes in its turn
+ * once hidden.
  *
  * **Reloads**: hot exit restores the dirty documents of a window that reloads. {@link adoptRestored} finds
  * Scout's among them (untitled, first line a Scout heading) and takes them back into the retention list, so
@@ -77,7 +80,12 @@ export class SpillStore implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     private readonly timings: HostTimings,
     private readonly createdAt: (uri: string) => number | undefined,
-  ) {}
+  ) {
+    // Documents kept over the limits because editors showed every older one are released once hidden.
+    this.hidden = vscode.window.onDidChangeVisibleTextEditors(() => this.overLimits() && this.releaseOverflowLater());
+  }
+
+  private readonly hidden: vscode.Disposable;
 
   /** The {@link SpillWriter} the tools get through their `ToolEnv`. Rejects when VS Code cannot make the document. */
   readonly writer: SpillWriter = (pieces, meta) =>
@@ -86,7 +94,7 @@ export class SpillStore implements vscode.Disposable {
       const text = spillString(pieces);
       const document = await this.fill(text, meta.tool, meta.title, meta.language);
       this.log.info(`${meta.tool}: complete result (${text.length} characters) saved to ${document.uri.toString()}`);
-      return spillLocator(document.uri);
+      return spillLocator(document.uri, meta.title);
     });
 
   /**
@@ -159,8 +167,12 @@ export class SpillStore implements vscode.Disposable {
     );
   }
 
-  /** Releases every spill document (see the class comment), e.g. when the user clears the results. */
+  /**
+   * Releases every spill document (see the class comment), also one shown in an editor and the ones hot exit
+   * restored that Scout had not taken back yet: the user cleared the results (Scout: Clear Results).
+   */
   async releaseAll(): Promise<void> {
+    await this.adoptRestored();
     const all = this.held;
     this.held = [];
     this.heldLength = 0;
@@ -214,12 +226,21 @@ export class SpillStore implements vscode.Disposable {
         this.heldLength -= s.length;
         return false;
       });
-      while (this.held.length > 1 && (this.held.length > MAX_SPILL_DOCUMENTS || this.heldLength > MAX_SPILL_CODE_UNITS)) {
-        const oldest = this.held.shift()!;
-        this.heldLength -= oldest.length;
-        await this.release(oldest);
+      // A document shown in an editor is never released: closing it would put another tab (often another
+      // spill document) in its place. The next oldest goes instead; it goes in its turn once hidden.
+      const visible = new Set(vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()));
+      while (this.overLimits()) {
+        const index = this.held.findIndex((s, i) => i < this.held.length - 1 && !visible.has(s.document.uri.toString()));
+        if (index < 0) break;
+        const [oldest] = this.held.splice(index, 1);
+        this.heldLength -= oldest!.length;
+        await this.release(oldest!);
       }
     });
+  }
+
+  private overLimits(): boolean {
+    return this.held.length > 1 && (this.held.length > MAX_SPILL_DOCUMENTS || this.heldLength > MAX_SPILL_CODE_UNITS);
   }
 
   private enqueue(work: () => Promise<void>): Promise<void> {
@@ -245,6 +266,7 @@ export class SpillStore implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.hidden.dispose();
     this.held = [];
     this.heldLength = 0;
     this.released.dispose();
@@ -303,10 +325,18 @@ async function closeCleanTabs(uri: vscode.Uri): Promise<number> {
   return clean.length;
 }
 
-/** The locator for a spill document: its URI and how a model reads it. */
-export function spillLocator(uri: vscode.Uri): SpillLocator {
+/**
+ * The locator for a spill document: its URI, how a model reads it, and the first line it must start with.
+ * VS Code gives a freed untitled URI (`untitled:Untitled-3`) to the next new document, and an untitled
+ * document cannot get a name of Scout's choosing without becoming tied to a file path that Save writes to
+ * without asking. So once Scout has released the result, its URI reads empty or as a later document; the
+ * expected first line (`title`, a `spillHeading`) lets the model tell.
+ */
+export function spillLocator(uri: vscode.Uri, title: string): SpillLocator {
   return {
     uri: uri.toString(),
-    hint: 'It is an unsaved editor document, not a file on disk: read it by passing this URI to your file-reading tool (in an extension, vscode.workspace.openTextDocument(uri)).',
+    hint:
+      'It is an unsaved editor document, not a file on disk: read it by passing this URI to your file-reading tool (in an extension, vscode.workspace.openTextDocument(uri)). ' +
+      `Its first line is: ${title}. If what you read starts otherwise or is empty, Scout has released this result (it keeps the ${MAX_SPILL_DOCUMENTS} newest) and the URI now names another document: run the call again.`,
   };
 }

@@ -61,12 +61,21 @@ export async function openFullResult(run: ToolRun): Promise<void> {
     return;
   }
   if (!run.text) throw new Error('This call has no result yet.');
-  const note = run.spillUri
-    ? `[The complete result of this call is no longer kept: Scout keeps the ${MAX_SPILL_DOCUMENTS} newest (see "Over-cap results" in Scout's README). Below is the text the model saw; rerun the call for the complete result.]\n\n`
-    : '';
+  const note = run.spillUri ? `[${goneReason(run)} Below is the text the model saw; rerun the call for the complete result.]\n\n` : '';
   const document = await spills.save(`${copyTitle}\n\n${note}${run.text}`, run.tool, copyTitle);
   runs.attachTextDocument(run.id, document.uri.toString());
   await vscode.window.showTextDocument(document, { preview: false });
+}
+
+/**
+ * Why a run's complete result is gone. Scout forgets `spillTitle` when it releases the document (see
+ * `RunLog.forgetDocument`); a document that went while the run still names it was closed by someone else:
+ * the user chose Don't Save, or the window closed without hot exit keeping it.
+ */
+function goneReason(run: ToolRun): string {
+  return run.spillTitle === undefined
+    ? `The complete result of this call is no longer kept: Scout keeps the ${MAX_SPILL_DOCUMENTS} newest (see "Over-cap results" in Scout's README).`
+    : "The complete result of this call was closed without saving (Don't Save), or its window closed without hot exit keeping it.";
 }
 
 /** The call in a document heading: its first text argument (pattern, query, URL or first query), quoted. */
@@ -85,17 +94,18 @@ export async function copyResult(run: ToolRun): Promise<void> {
 /**
  * Runs `tool` with `input` as a person's command, through the one {@link executeTool} path, with a
  * cancellable progress indicator at `location`. Resolves when the call has finished (it never rejects for
- * a tool failure; the card shows it).
+ * a tool failure; the card shows it). `onStart` gets the run as soon as its card exists.
  */
 export function runFromUser(
   tool: ToolRun['tool'],
   input: unknown,
   title: string,
   location: vscode.ProgressLocation | { viewId: string } = vscode.ProgressLocation.Notification,
+  onStart?: (run: ToolRun) => void,
 ): Promise<ExecutedCall> {
   return Promise.resolve(
     vscode.window.withProgress({ location, title, cancellable: true }, (progress, token) =>
-      executeTool(tool, input, 'command', token, (message) => progress.report({ message })),
+      executeTool(tool, input, 'command', token, (message) => progress.report({ message }), onStart),
     ),
   );
 }

@@ -6,7 +6,7 @@
  * panel does not know (an older run, a changed tool) still gives a card, showing the first lines of the
  * model text. Every list is bounded, so a card stays small whatever the run produced.
  */
-import { showControlPictures } from '../../core/controlCharacters';
+import { showInvisibleCharacters } from '../../core/controlCharacters';
 import { countOf } from '../../core/spill';
 import type { ToolRun } from '../runRecord';
 import { adviseOnError } from './errorSummary';
@@ -69,20 +69,21 @@ export function buildCard(run: ToolRun): BuiltCard {
     error: run.error && { code: run.error.code, message: run.error.message, ...adviseOnError(run.tool, run.error) },
     body,
     hasText: typeof run.text === 'string' && run.text.length > 0,
+    hasFullResult: run.status === 'done' && run.spillUri !== undefined,
   };
   return { card, targets };
 }
 
 /**
  * The arguments as `name: value` pairs: strings as they are, other values as JSON, each cut to a bound, with
- * unsafe characters shown as control pictures (see `controlCharacters.ts`).
+ * unsafe characters shown as control pictures and invisible ones as `\u200b` (see `showInvisibleCharacters`).
  */
 export function describeArgs(input: unknown): { name: string; value: string }[] {
   if (!isRecord(input)) return input === undefined ? [] : [{ name: 'input', value: shown(safeJson(input), MAX_ARG_CHARS) }];
   return Object.keys(input).map((name) => {
     const v = input[name];
     const text = typeof v === 'string' ? v : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v.map((x) => JSON.stringify(x)).join(', ') : safeJson(v);
-    return { name: showControlPictures(cutText(name, MAX_ARG_CHARS)), value: shown(text, MAX_ARG_CHARS) };
+    return { name: showInvisibleCharacters(cutText(name, MAX_ARG_CHARS)), value: shown(text, MAX_ARG_CHARS) };
   });
 }
 
@@ -213,7 +214,7 @@ function fileList(items: readonly ListedMatch[], total: number | undefined, targ
     if (rows + rowsNeeded > shape.maxRows) continue;
     shown++;
     if (!file) {
-      file = { path: showControlPictures(item.path), target: targets.push({ kind: 'file', path: item.path, ...workdir }) - 1, lines: [] };
+      file = { path: showInvisibleCharacters(item.path), target: targets.push({ kind: 'file', path: item.path, ...workdir }) - 1, lines: [] };
       byPath.set(item.path, file);
       files.push(file);
     }
@@ -355,9 +356,9 @@ export function isWebUrl(url: string): boolean {
   }
 }
 
-/** `text` cut to `max` code units with its unsafe characters shown as control pictures. */
+/** `text` cut to `max` code units with its unsafe and invisible characters made visible (`showInvisibleCharacters`). */
 function shown(text: string, max: number): string {
-  return showControlPictures(cutText(text, max));
+  return showInvisibleCharacters(cutText(text, max));
 }
 
 function safeJson(v: unknown): string {

@@ -94,6 +94,13 @@ export function trimmedRange(line: string): LineRange {
 /** UTF-16 code units of the line kept before the first match when a row's window does not start at the line's start. */
 export const CONTEXT_BEFORE_MATCH = 24;
 
+/**
+ * UTF-16 code units (after the indentation) a row shows from the line's start: a line whose first match ends
+ * within them is shown from its start, so a short line is shown whole. About what a results panel beside the
+ * editor shows of a row; only a match further in moves the window.
+ */
+export const WHOLE_LINE_CHARS = 80;
+
 /** A line preview as a card row shows it, and where the matches are in it. */
 export interface LinePreview {
   readonly text: string;
@@ -103,10 +110,12 @@ export interface LinePreview {
 
 /**
  * A window of `line` for a card row: at most `max` UTF-16 code units of it, without leading and trailing
- * whitespace, with `…` on each side where text was left out. When the first of `ranges` starts more than
- * {@link CONTEXT_BEFORE_MATCH} units into the line, the window starts that many units before it, so the match
- * is near the row's left edge however narrow the panel is. Every range inside the window (clipped to it) is
- * returned as a highlight. Window edges never split a surrogate pair.
+ * whitespace, with `…` on each side where text was left out. A line whose first match ends within
+ * {@link WHOLE_LINE_CHARS} units of its text is shown from its start (a short line whole, never as
+ * `…cript>alert(1)</script> NEEDLE`). In a longer line whose first of `ranges` ends further in, the window
+ * starts {@link CONTEXT_BEFORE_MATCH} units before that match, so the match is near the row's left edge
+ * however narrow the panel is. Every range inside the window (clipped to it) is returned as a highlight.
+ * Window edges never split a surrogate pair.
  *
  * Unsafe characters (see `controlCharacters.ts`: controls, line separators, bidi controls) are shown as
  * control pictures or `\uXXXX`, piece by piece, so a file's text cannot reorder or break the row; the
@@ -120,7 +129,7 @@ export function previewLine(line: string, max: number, ranges: readonly LineRang
   const sorted = [...ranges].filter((r) => r.end > r.start).sort((a, b) => a.start - b.start);
   const first = sorted[0];
   let start = lead;
-  if (first && first.start - lead > CONTEXT_BEFORE_MATCH) start = first.start - CONTEXT_BEFORE_MATCH;
+  if (first && first.end - lead > WHOLE_LINE_CHARS && first.start - lead > CONTEXT_BEFORE_MATCH) start = first.start - CONTEXT_BEFORE_MATCH;
   start = avoidSplit(text, start);
   const end = avoidSplit(text, Math.min(text.length, start + max));
   // Cut points: the window's edges and each highlight's edges, clipped to the window.

@@ -18,7 +18,7 @@ import type { ToolName } from '../../core/tool';
 import type { ErrorFix } from './errorSummary';
 
 /** Bumped whenever a message shape changes; the webview sends the version it was written for. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /**
  * What a count on a card counts. Every card uses the same words (issue 13): `matches` (matching lines),
@@ -125,15 +125,21 @@ export interface CardModel {
    */
   readonly error?: { readonly code: string; readonly message: string; readonly summary: string; readonly fix?: ErrorFix };
   readonly body: CardBody;
-  /** True when there is a full result to open (a spill document or the model text). */
+  /** True when there is text the model saw, for Copy. */
   readonly hasText: boolean;
+  /**
+   * True when the call was over a cap and saved a complete result (`ToolRun.spillUri`): only then does the
+   * card offer "Open full result" (the spill document, or the model's text when Scout no longer keeps it).
+   */
+  readonly hasFullResult: boolean;
 }
 
 /** Extension → webview. */
 export type HostMessage =
   | { readonly type: 'cards'; readonly cards: readonly CardModel[] }
   | { readonly type: 'card'; readonly card: CardModel }
-  | { readonly type: 'reveal'; readonly id: string }
+  /** Scrolls to a card's header and focuses it when the panel has the keyboard; `rerun` also announces it. */
+  | { readonly type: 'reveal'; readonly id: string; readonly rerun?: boolean }
   | { readonly type: 'response'; readonly requestId: number; readonly ok: true }
   | { readonly type: 'response'; readonly requestId: number; readonly ok: false; readonly message: string };
 

@@ -18,7 +18,7 @@ class ResultsViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
   private view: vscode.WebviewView | undefined;
   private ready = false;
   /** A card to focus once the webview is ready. */
-  private pendingReveal: string | undefined;
+  private pendingReveal: Extract<HostMessage, { type: 'reveal' }> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -54,14 +54,17 @@ class ResultsViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
     this.updateBadge();
   }
 
-  /** Shows the panel (without taking focus from the editor) and, when given, scrolls to and focuses a card. */
-  async reveal(runId?: string, preserveFocus = true): Promise<void> {
-    this.pendingReveal = runId;
+  /**
+   * Shows the panel (without taking focus from the editor) and, when given, scrolls to a card's header and
+   * focuses it (when the panel has the keyboard). `rerun` also announces the card as a rerun.
+   */
+  async reveal(runId?: string, preserveFocus = true, rerun = false): Promise<void> {
+    this.pendingReveal = runId ? { type: 'reveal', id: runId, ...(rerun ? { rerun } : {}) } : undefined;
     if (this.view) this.view.show(preserveFocus);
     else await vscode.commands.executeCommand(`${RESULTS_VIEW_ID}.focus`, { preserveFocus });
-    if (this.ready && runId) {
+    if (this.ready && this.pendingReveal) {
+      this.post(this.pendingReveal);
       this.pendingReveal = undefined;
-      this.post({ type: 'reveal', id: runId });
     }
   }
 
@@ -98,7 +101,7 @@ class ResultsViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
       this.ready = true;
       this.postAll();
       if (this.pendingReveal) {
-        this.post({ type: 'reveal', id: this.pendingReveal });
+        this.post(this.pendingReveal);
         this.pendingReveal = undefined;
       }
       return;
@@ -127,8 +130,9 @@ class ResultsViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
       case 'copy':
         return copyResult(run);
       case 'rerun':
-        // Answer at once; the new card shows the call's progress and its Cancel stops it.
-        void runFromUser(run.tool, run.input, `Scout: rerunning ${run.tool}`, { viewId: RESULTS_VIEW_ID });
+        // Answer at once; the new card is shown, focused and announced, shows the call's progress, and its
+        // Cancel stops it.
+        void runFromUser(run.tool, run.input, `Scout: rerunning ${run.tool}`, { viewId: RESULTS_VIEW_ID }, (started) => void this.reveal(started.id, true, true));
         return;
       case 'cancel':
         if (!this.runs.cancel(run.id)) throw new Error('That call is not running any more.');

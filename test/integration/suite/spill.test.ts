@@ -40,6 +40,8 @@ describe('over-cap results (spill)', () => {
 
     const uri = spillUriOf(text);
     assert.equal(uri.scheme, 'untitled');
+    // VS Code reuses a released document's untitled name, so the footer says what the document must start with.
+    assert.ok(text.includes(`Its first line is: ${heading}. If what you read starts otherwise or is empty, Scout has released this result`), text.slice(-700));
     // The text is in the extension host's copy of the document as soon as the call has returned.
     const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     assert.ok(document, `no open document has the URI ${uri.toString()}`);
@@ -90,6 +92,25 @@ describe('over-cap results (spill)', () => {
     for (const uri of kept) assert.ok(newestFirst.find((r) => r.spillUri === uri.toString())?.spillTitle, `the kept run of ${uri.toString()} lost its document`);
   });
 
+  it('never releases a spill document an editor shows (another spill took the active editor): the next oldest goes, and it goes in turn once hidden', async () => {
+    const documentOf = (text: string) => {
+      const uri = spillUriOf(text);
+      return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())!;
+    };
+    const shown = documentOf(await globMany());
+    await vscode.window.showTextDocument(shown, { preview: false });
+    const next = documentOf(await globMany());
+    for (let i = 1; i < MAX_SPILL_DOCUMENTS; i++) await globMany();
+    // Eleven documents since the shown one: the one after it is the oldest an editor does not show.
+    await waitFor(() => next.getText() === '', 30_000, 'the next oldest document to be released');
+    assert.ok(shown.getText().startsWith(`${heading}\n`), 'the shown document keeps its result');
+    assert.equal(vscode.window.activeTextEditor?.document, shown);
+    // Once no editor shows it, it is the oldest, and the next result over the limit releases it.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path.join(fx.root, 'src', 'app.ts')), { preview: false });
+    await globMany();
+    await waitFor(() => shown.getText() === '', 30_000, 'the hidden document to be released');
+  });
+
   it('a restored Scout document is taken back into the retention list; a user’s untitled document is left alone', async () => {
     // What hot exit restores after a reload: untitled documents whose first line is a Scout heading. Made
     // here as a person would make them (not through Scout), then Scout is asked to look for them.
@@ -109,5 +130,17 @@ describe('over-cap results (spill)', () => {
     assert.ok(await vscode.workspace.applyEdit(edit));
     assert.equal(mine.getText(), '');
     await waitFor(() => tabsOf(mine.uri).every((t) => !t.isDirty), 30_000, 'the user document’s tab to be clean');
+  });
+
+  it('Scout: Clear Results releases every spill document and closes its tab, the one an editor shows too', async () => {
+    const texts = [await globMany(), await globMany()];
+    const uris = texts.map(spillUriOf);
+    const documents = uris.map((u) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString())!);
+    await waitFor(() => uris.every((u) => tabsOf(u).length === 1), TAB_WAIT_MS, 'the spill tabs');
+    await vscode.window.showTextDocument(documents[1]!, { preview: false });
+    await vscode.commands.executeCommand('scout.clearResults');
+    await waitFor(() => documents.every((d) => d.getText() === ''), 30_000, 'the spill documents to be emptied');
+    await waitFor(() => uris.every((u) => tabsOf(u).length === 0), 30_000, 'the spill tabs to close');
+    assert.deepEqual((await scoutApi()).runs().filter((r) => r.status !== 'running'), []);
   });
 });

@@ -14,6 +14,7 @@ import {
   cardNumber as cardAt,
   newCard as newestAfter,
   panel as panelOf,
+  panelFocus,
   selectionStatus as selectionIs,
   waitUntil,
 } from './panelPage.mjs';
@@ -115,6 +116,13 @@ describe('Scout Results panel and commands', function () {
     await quickInputTitle('Search Text (grep) (2/2)').waitFor();
     await page.keyboard.press('Escape');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
+    // A glob rg would reject is flagged while typing, by the parser the tool runs (a warning: a file may be named so).
+    await runCommand(page, 'Scout: Find Files (glob)…');
+    await quickInputTitle('Scout: Find Files (glob)').waitFor();
+    await page.keyboard.type('src/*.{ts');
+    await message.filter({ hasText: /is not a valid glob/ }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('.quick-input-widget').waitFor({ state: 'hidden' });
   });
 
   it('opens a clicked result line in an editor with the match selected', async () => {
@@ -177,6 +185,8 @@ describe('Scout Results panel and commands', function () {
     await answerInputBox(page, 'Scout: Search Text (grep) (2/2)', `${path.dirname(SLOW_FILE)}/**`);
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: 'Running' }).waitFor();
+    // The progress notification shows the pattern as typed (it showed "(\\w{1,50}\\s){20}\\d", JSON-escaped).
+    await page.locator('.notification-toast', { hasText: `Scout: searching for "${SLOW_PATTERN}"` }).waitFor();
     // Generous waits for what must happen; cancel latency is measured by `npm run bench -- --only cancel`.
     await waitUntil(() => rgProcesses().length > 0, 30_000, 'rg to start the slow search');
     await card.getByRole('button', { name: /^Cancel/ }).click();
@@ -224,11 +234,18 @@ describe('Scout Results panel and commands', function () {
   it('opens the complete result of an over-cap call from its card', async () => {
     for (let i = 0; i < MANY; i++) write(`ui-panel/many/f${String(i).padStart(3, '0')}.txt`, 'x\n');
     const cards = await cardIds(page);
+    // Scrolled down to older cards: the new card (100 rows, taller than the panel) is above the view, and
+    // revealing it showed its bottom rows.
+    await panel().locator('body').evaluate(() => window.scrollTo(0, document.scrollingElement.scrollHeight));
     await runCommand(page, 'Scout: Find Files (glob)…');
     await answerInputBox(page, 'Scout: Find Files (glob)', 'ui-panel/many/*');
     const card = await newCard(cards);
     await card.locator('.card-meta', { hasText: `${MANY} files found` }).waitFor();
     await card.locator('.flag', { hasText: 'truncated' }).waitFor();
+    await waitUntil(() => card.evaluate((el) => el.classList.contains('revealed')), 30_000, 'the new card to be revealed');
+    const shown = await card.evaluate((el) => ({ top: el.querySelector('.card-head').getBoundingClientRect().top, tall: el.getBoundingClientRect().height > window.innerHeight }));
+    assert.ok(shown.tall, 'the card is taller than the panel');
+    assert.ok(shown.top >= 0 && shown.top < 40, `the new card is shown from its header: ${JSON.stringify(shown)}`);
     // The card lists the model's page (scout.search.globMaxResults, 100) and counts the rest.
     assert.equal(await card.locator('.file-row').count(), 100);
     await card.locator('.more', { hasText: `${MANY - 100} more files in the full result` }).waitFor();
@@ -244,15 +261,26 @@ describe('Scout Results panel and commands', function () {
     const before = await cardIds(page);
     const grepId = await panel().locator('article.card', { has: page.locator('.arg-value', { hasText: /^marker$/ }) }).first().getAttribute('data-id');
     const grep = panel().locator(`article.card[data-id="${grepId}"]`);
+    // Everything the live region says, in order (the finished call is announced right after the rerun).
+    await panel()
+      .locator('#announcer')
+      .evaluate((el) => {
+        window.announced = [];
+        new MutationObserver(() => el.textContent && window.announced.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+      });
     await grep.getByRole('button', { name: /^Rerun/ }).click();
     const rerun = await newCard(before);
-    assert.notEqual(await rerun.getAttribute('data-id'), grepId);
+    const rerunId = await rerun.getAttribute('data-id');
+    assert.notEqual(rerunId, grepId);
     await rerun.locator('.card-meta', { hasText: '3 matches' }).waitFor();
     assert.deepEqual(await rerun.locator('.arg').allInnerTexts(), await grep.locator('.arg').allInnerTexts());
     assert.equal(await rerun.locator('.origin').innerText(), 'you');
-    // A call with no spill document opens a new untitled document holding the text the model saw.
-    await rerun.getByRole('button', { name: /^Open full result/ }).click();
-    await page.locator('.monaco-editor .view-lines', { hasText: 'marker two' }).first().waitFor();
+    // A visible sign that it ran: the new card has the keyboard and a screen reader hears it start and finish.
+    await waitUntil(async () => (await panelFocus(page))?.cardId === rerunId, 10_000, 'the rerun card to take the focus');
+    await waitUntil(async () => (await panel().locator('body').evaluate(() => window.announced)).some((t) => t.startsWith('Rerun started: grep pattern marker')), 10_000, 'the rerun to be announced');
+    // Under its cap, so nothing more to open than the text on the card and Copy.
+    assert.equal(await rerun.getByRole('button', { name: /^Open full result/ }).count(), 0);
+    assert.equal(await rerun.getByRole('button', { name: /^Copy/ }).count(), 1);
   });
 
   it('stores a web search API key from a password box, and removes it with an empty one', async () => {

@@ -76,8 +76,28 @@ describe('Scout Results panel by keyboard and screen reader', function () {
     for (const [key, expected] of steps) {
       await page.keyboard.press(key);
       assert.equal(await at(), expected, `after ${key}`);
+      // A focused card is shown from its header, also the long one reached upwards (it showed its bottom).
+      if (expected.endsWith(':card')) assert.ok(await headerInView(), `the focused card's header is in view after ${key}`);
     }
     assert.equal(await panel(page).locator(`article[data-id="${ids[1]}"] .line-row`).count(), 59);
+    assert.ok(await panel(page).locator(`article[data-id="${ids[1]}"]`).evaluate((card) => card.getBoundingClientRect().height > window.innerHeight), 'the long card is taller than the panel');
+  });
+
+  it('rings the focused card in the theme’s focus colour, 2 pixels wide', async () => {
+    await focusCard(1);
+    const ring = await panel(page)
+      .locator(`article[data-id="${ids[1]}"]`)
+      .evaluate((card) => {
+        const probe = document.createElement('span');
+        probe.style.color = 'var(--vscode-focusBorder)';
+        document.body.append(probe);
+        const focusBorder = getComputedStyle(probe).color;
+        probe.remove();
+        const style = getComputedStyle(card);
+        return { style: style.outlineStyle, width: style.outlineWidth, color: style.outlineColor, focusBorder };
+      });
+    assert.deepEqual(ring, { style: 'solid', width: '2px', color: ring.focusBorder, focusBorder: ring.focusBorder });
+    assert.notEqual(ring.focusBorder, 'rgba(0, 0, 0, 0)');
   });
 
   it('lands on a card when Tab comes from outside, and never inside a web_fetch excerpt', async () => {
@@ -101,7 +121,7 @@ describe('Scout Results panel by keyboard and screen reader', function () {
     }
     assert.deepEqual(
       visited.map((v) => `${v.tag} ${v.label}`),
-      ['button Open full result (web_fetch)', 'button Copy (web_fetch)', 'button Rerun (web_fetch)'],
+      ['button Copy (web_fetch)', 'button Rerun (web_fetch)'],
     );
     // In again from after the panel: the card, not its last button.
     for (let i = 0; i < 5 && (await page.evaluate(() => document.activeElement === document.body)); i++) await page.keyboard.press('Tab');
@@ -127,13 +147,26 @@ describe('Scout Results panel by keyboard and screen reader', function () {
     await files.getByRole('link', { name: 'Open ui-keys/short.ts, 2 matching lines listed' }).waitFor();
     await short.getByRole('list', { name: 'Matching lines in ui-keys/short.ts' }).getByRole('link', { name: 'Open ui-keys/short.ts at line 2: // keyshort again' }).waitFor();
     const toolbar = short.getByRole('toolbar', { name: 'Actions for grep' });
-    assert.deepEqual(await toolbar.getByRole('button').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Open full result (grep)', 'Copy (grep)', 'Rerun (grep)']);
+    // No "Open full result": the call was under its cap, so the model's text is the whole result.
+    assert.deepEqual(await toolbar.getByRole('button').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label'))), ['Copy (grep)', 'Rerun (grep)']);
     // A finished call is announced through the live region.
     const announcer = panel(page).getByRole('status');
     assert.equal(await announcer.getAttribute('aria-live'), 'polite');
     await grep('keyshort again');
     await waitUntil(async () => (await announcer.textContent()) === 'grep pattern keyshort again, include ui-keys/**. Done. 1 match, 1 file with matches', 10_000, 'the finished call to be announced');
   });
+
+  /** True when the focused card's header is inside the panel's viewport. */
+  function headerInView() {
+    return panel(page)
+      .locator('body')
+      .evaluate(() => {
+        const head = document.activeElement?.closest('.card')?.querySelector('.card-head');
+        if (!head) return false;
+        const box = head.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      });
+  }
 
   /** Runs Search Text (grep) for `pattern` in ui-keys/ and waits for its card to finish. */
   function grep(pattern) {

@@ -66,6 +66,8 @@ describe('spill documents across a window reload', function () {
   });
 
   it(`keeps the newest ${KEPT} across reloads: restored documents count against the limit`, async () => {
+    // The spill the last test opened stays while an editor shows it (see the in-host spill tests).
+    await openFile('README.md');
     for (let i = 0; i < KEPT; i++) await rerunNewest();
     // Every Scout document now is one of the 10 newest calls; the restored ones were released.
     await waitForCount(allScoutTabs(), KEPT, `${KEPT} Scout tabs`);
@@ -84,6 +86,21 @@ describe('spill documents across a window reload', function () {
     await page.locator('.tabs-container .tab.active', { hasText: `Scout glob "${PATTERN}": the text` }).waitFor();
     await page.locator('.monaco-editor .view-lines', { hasText: 'no longer kept' }).first().waitFor();
     await page.locator('.monaco-editor .view-lines', { hasText: 'Over-cap results' }).first().waitFor();
+  });
+
+  it('"Open full result" after Don\'t Save says the document was closed without saving, not that Scout released it', async () => {
+    await globFromPalette();
+    const card = myCards().first();
+    await card.locator('.card-actions').getByRole('button', { name: /^Open full result/ }).click();
+    await page.locator('.tabs-container .tab.active', { hasText: TAB_NAME }).waitFor();
+    // Close it the way a person does, and answer the save prompt with Don't Save.
+    await runCommand(page, 'View: Close Editor');
+    await page.getByRole('button', { name: "Don't Save", exact: true }).click();
+    await page.locator('.monaco-dialog-box').waitFor({ state: 'hidden' });
+    await card.locator('.card-actions').getByRole('button', { name: /^Open full result/ }).click();
+    await page.locator('.tabs-container .tab.active', { hasText: `Scout glob "${PATTERN}": the text` }).waitFor();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'closed without saving' }).first().waitFor();
+    assert.equal(await page.locator('.monaco-editor .view-lines', { hasText: 'no longer kept' }).count(), 0);
   });
 
   // ---- helpers ------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { breaksLine, jsonQuote, showControlPictures } from '../../../src/core/controlCharacters';
+import { breaksLine, jsonQuote, quoteAsTyped, showControlPictures, showInvisibleCharacters } from '../../../src/core/controlCharacters';
 
 /** One character of each kind in the unsafe set, by name. */
 const UNSAFE = {
@@ -33,6 +33,12 @@ describe('controlCharacters', () => {
   it('keeps line feeds only when asked (multi-line page text), and shows them as ␊ in one line', () => {
     assert.equal(showControlPictures('a\nb'), 'a\u240ab');
     assert.equal(showControlPictures('a\nb\r\n', true), 'a\nb\u240d\n');
+  });
+
+  it('quotes a value for a person as it was typed: backslashes not doubled (the grep notification read "\\\\bfoo\\\\b"), controls visible', () => {
+    assert.equal(quoteAsTyped('\\bfoo\\b'), '"\\bfoo\\b"');
+    assert.equal(quoteAsTyped('C:\\src\\*.ts'), '"C:\\src\\*.ts"');
+    assert.equal(quoteAsTyped('say "hi"\r\n\u202e\u200b'), '"say "hi"\u240d\u240a\\u202e\\u200b"');
   });
 
   it('quotes as a one-line JSON string that reads back exactly', () => {
@@ -85,6 +91,15 @@ describe('controlCharacters', () => {
       const text = 'Dev 👩\u200d💻 from 🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}, hy\u00adphen\nnext line';
       assert.equal(showControlPictures(text, true), text);
       assert.equal(showControlPictures('👩\u200d💻 flag 🏴\u{E0067}\u{E007F}'), '👩\u200d💻 flag 🏴\u{E0067}\u{E007F}');
+    });
+
+    it('shows them as \\u escapes in a name read exactly (a card path with a ZWSP read as "ab.ts" before), with the controls', () => {
+      assert.equal(showInvisibleCharacters('a\u200bb.ts'), 'a\\u200bb.ts');
+      assert.equal(showInvisibleCharacters('\ufeffx\u00ady\u2060z\u{E0041}'), '\\ufeffx\\u00ady\\u2060z\\udb40\\udc41');
+      assert.equal(showInvisibleCharacters('a\nb\u202ec\u001b'), 'a\u240ab\\u202ec\u241b');
+      assert.equal(showInvisibleCharacters('src/ünïcode name 名前 😀.ts'), 'src/ünïcode name 名前 😀.ts');
+      // Every default-ignorable code point, e.g. a Hangul filler or a combining grapheme joiner at a name's start.
+      assert.equal(showInvisibleCharacters('\u3164x\u034f.ts'), '\\u3164x\\u034f.ts');
     });
 
     it('does not flag other astral characters (emoji, CJK extension B) or a lone high surrogate from U+DB40', () => {

@@ -45,6 +45,8 @@ describe('spill: complete results', () => {
     assert.equal(headingTool(spillHeading({ tool: 'glob', call: quoteValue('**/*.ts'), size: countOf(4819, 'file') })), 'glob');
     assert.equal(headingTool(spillHeading({ tool: 'grep', call: `${quoteValue('a')} in ${quoteValue('src')}`, size: '3 matches in 2 files' })), 'grep');
     assert.equal(headingTool(modelTextHeading('web_fetch', quoteValue('https://example.com/'))), 'web_fetch');
+    // A result cut at ripgrep's output cap: restored after a reload, it must be taken back like the others.
+    assert.equal(headingTool(spillHeading({ tool: 'grep', call: quoteValue('a'), size: '3 matches in 2 files', incomplete: true })), 'grep');
     assert.equal(modelTextHeading('grep', quoteValue('TODO')), 'Scout grep "TODO": the text the model saw');
     for (const line of [
       '',

@@ -101,6 +101,33 @@ describe('panel cards', () => {
     assert.equal(targets.length, 2);
   });
 
+  it('shows a zero-width space in a real file name and in the pattern, which read as "ab.ts" and "a*" before', async () => {
+    const zw = mkdtempSync(path.join(tmpdir(), 'scout-cards-zw-'));
+    try {
+      writeFileSync(path.join(zw, 'a\u200bb.ts'), 'x\n');
+      const input = { pattern: 'a\u200b*' };
+      const output = await globTool.run(globTool.parse(input, defaultConfig()), env(zw));
+      const { card, targets } = buildCard(doneRun('glob', input, output));
+      assert.deepEqual(body(card.body, 'files').files.map((f) => f.path), ['a\\u200bb.ts']);
+      assert.deepEqual(card.args, [{ name: 'pattern', value: 'a\\u200b*' }]);
+      // The row still opens the real file.
+      assert.deepEqual(targets[0], { kind: 'file', path: 'a\u200bb.ts', workdir: realpathSync(zw) });
+    } finally {
+      rmSync(zw, { recursive: true, force: true });
+    }
+  });
+
+  it('offers the full result only for a call that saved one (over a cap)', async () => {
+    const input = { pattern: '*.ts' };
+    const output = await globTool.run(globTool.parse(input, defaultConfig()), env(dir));
+    const run = doneRun('glob', input, output);
+    assert.equal(buildCard(run).card.hasFullResult, false);
+    assert.equal(buildCard(run).card.hasText, true);
+    assert.equal(buildCard({ ...run, spillUri: 'untitled:Untitled-1', spillTitle: 'Scout glob "*.ts": 2 files, complete result' }).card.hasFullResult, true);
+    // Released by Scout (the title forgotten): still offered, and it opens the text the model saw.
+    assert.equal(buildCard({ ...run, spillUri: 'untitled:Untitled-1' }).card.hasFullResult, true);
+  });
+
   it('shows an empty search as an empty list, not as an error', async () => {
     const input = { pattern: 'no-such-text-anywhere' };
     const output = await grepTool.run(grepTool.parse(input, defaultConfig()), env(dir));

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { CONTEXT_BEFORE_MATCH, cutText, findAll, findMatch, previewLine, trimmedRange, utf8RangesToUtf16 } from '../../../src/vscode/panel/match';
+import { CONTEXT_BEFORE_MATCH, WHOLE_LINE_CHARS, cutText, findAll, findMatch, previewLine, trimmedRange, utf8RangesToUtf16 } from '../../../src/vscode/panel/match';
 
 /** The highlighted pieces of a preview. */
 const marked = (p: { text: string; highlights: readonly { start: number; end: number }[] }) => p.highlights.map((r) => p.text.slice(r.start, r.end));
@@ -80,6 +80,19 @@ describe('panel row previews (windows on the match)', () => {
     assert.equal(p.text.length, 102);
   });
 
+  it('shows a short line whole, however far into it the match is (the review saw "…cript>alert(1)</script> NEEDLE")', () => {
+    const line = '<script>alert(1)</script> NEEDLE';
+    const p = previewLine(line, 240, [{ start: 26, end: 32 }]);
+    assert.equal(p.text, line);
+    assert.deepEqual(marked(p), ['NEEDLE']);
+    // Up to WHOLE_LINE_CHARS after the indentation, a line is shown from its start; one unit more moves the window.
+    const edge = `${'x'.repeat(WHOLE_LINE_CHARS - 6)}NEEDLE tail`;
+    assert.equal(previewLine(`    ${edge}`, 240, [{ start: 4 + WHOLE_LINE_CHARS - 6, end: 4 + WHOLE_LINE_CHARS }]).text, edge);
+    const past = previewLine(`x${edge}`, 240, [{ start: WHOLE_LINE_CHARS - 5, end: WHOLE_LINE_CHARS + 1 }]);
+    assert.ok(past.text.startsWith('…'), past.text);
+    assert.equal(past.highlights[0]!.start, 1 + CONTEXT_BEFORE_MATCH);
+  });
+
   it('highlights every match inside the window and clips one that crosses its edge', () => {
     const line = `${'x'.repeat(100)}hit ${'y'.repeat(10)} hit ${'z'.repeat(30)}hit-past-the-edge`;
     const ranges = findAll(line, { literal: 'hit', caseSensitive: true });
@@ -107,7 +120,8 @@ describe('panel row previews (windows on the match)', () => {
     const line = `${'x'.repeat(9)}😀😀`;
     const p = previewLine(line, 10);
     assert.equal(p.text, `${'x'.repeat(9)}…`);
-    const far = previewLine(`${'y'.repeat(40)}😀${'z'.repeat(CONTEXT_BEFORE_MATCH - 1)}HIT`, 30, [{ start: 42 + CONTEXT_BEFORE_MATCH - 1, end: 42 + CONTEXT_BEFORE_MATCH + 2 }]);
+    const far = previewLine(`${'y'.repeat(100)}😀${'z'.repeat(CONTEXT_BEFORE_MATCH - 1)}HIT`, 30, [{ start: 102 + CONTEXT_BEFORE_MATCH - 1, end: 102 + CONTEXT_BEFORE_MATCH + 2 }]);
+    assert.ok(far.text.startsWith('…😀'), far.text);
     assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(far.text), far.text);
     assert.equal(cutText('ab😀', 3), 'ab…');
     assert.equal(cutText('abc', 3), 'abc');
