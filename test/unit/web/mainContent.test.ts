@@ -156,6 +156,54 @@ describe('web/convert main content (issue 11)', () => {
       for (const gone of ['Recent stories', 'Privacy policy']) assert.ok(!result.markdown.includes(gone), gone);
     });
 
+    /**
+     * An item page of a link aggregator built from tables, as Hacker News writes it: an orange top bar of
+     * links, the `fatitem` table (title line, score and author, the post's text when it has one, the reply
+     * form), then a `comment-tree` table of `count` comments, each a row holding an indent spacer, a vote
+     * arrow, the comment's head (user, age) and its text, then the footer links.
+     */
+    function aggregatorItem(count: number, postText: string | undefined): string {
+      const comment = (i: number): string =>
+        `<tr class="athing comtr" id="${4100 + i}"><td><table border="0"><tr><td class="ind" indent="${i % 4}"><img src="s.gif" height="1" width="${(i % 4) * 40}"></td>` +
+        `<td valign="top" class="votelinks"><center><a id="up_${4100 + i}" href="vote?id=${4100 + i}&amp;how=up&amp;goto=item%3Fid%3D4000"><div class="votearrow" title="upvote"></div></a></center></td>` +
+        `<td class="default"><div style="margin-top:2px; margin-bottom:-10px;"><span class="comhead"><a href="user?id=reader${i}" class="hnuser">reader${i}</a> <span class="age" title="2026-12-01T16:${String(i % 60).padStart(2, '0')}:00"><a href="item?id=${4100 + i}">${1 + (i % 5)} hours ago</a></span> <span class="navs"> | <a href="#${4101 + i}" class="clicky">next</a></span></span></div><br>` +
+        `<div class="comment"><div class="commtext c00">Comment ${i}: ${textOf(180 + (i % 7) * 60, `comment ${i}`)}</div><div class="reply"><p><font size="1"><u><a href="reply?id=${4100 + i}&amp;goto=item%3Fid%3D4000">reply</a></u></font></p></div></div></td></tr></table></td></tr>`;
+      const topBar =
+        '<tr><td bgcolor="#ff6600"><table border="0" cellpadding="0" cellspacing="0" width="100%" style="padding:2px"><tr><td style="width:18px;padding-right:4px"><a href="https://news.example"><img src="y18.svg" width="18" height="18" style="border:1px white solid; display:block"></a></td>' +
+        '<td style="line-height:12pt; height:10px;"><span class="pagetop"><b class="hnname"><a href="news">Link Board</a></b> <a href="newest">new</a> | <a href="front">past</a> | <a href="newcomments">comments</a> | <a href="ask">ask</a> | <a href="show">show</a> | <a href="jobs">jobs</a> | <a href="submit">submit</a></span></td>' +
+        '<td style="text-align:right;padding-right:4px;"><span class="pagetop"><a href="login?goto=item%3Fid%3D4000">login</a></span></td></tr></table></td></tr><tr id="pagespace" title="Show: A compiler for widget trees" style="height:10px"></tr>';
+      const item =
+        '<table class="fatitem" border="0"><tr class="athing submission" id="4000"><td align="right" valign="top" class="title"><span class="rank"></span></td><td valign="top" class="votelinks"><center><a id="up_4000" href="vote?id=4000&amp;how=up"><div class="votearrow" title="upvote"></div></a></center></td>' +
+        '<td class="title"><span class="titleline"><a href="https://widgets.example/compiler">Show: A compiler for widget trees</a><span class="sitebit comhead"> (<a href="from?site=widgets.example"><span class="sitestr">widgets.example</span></a>)</span></span></td></tr>' +
+        `<tr><td colspan="2"></td><td class="subtext"><span class="subline"><span class="score" id="score_4000">321 points</span> by <a href="user?id=alice" class="hnuser">alice</a> <span class="age" title="2026-12-01T15:02:11"><a href="item?id=4000">3 hours ago</a></span> | <a href="hide?id=4000">hide</a> | <a href="item?id=4000">${count}&nbsp;comments</a></span></td></tr>` +
+        (postText === undefined ? '' : `<tr><td colspan="2"></td><td><div class="toptext">${postText}</div></td></tr>`) +
+        '<tr style="height:10px"></tr><tr><td colspan="2"></td><td><form action="comment" method="post"><input type="hidden" name="parent" value="4000"><textarea name="text" rows="8" cols="80" wrap="virtual"></textarea><br><br><input type="submit" value="add comment"></form></td></tr></table>';
+      return (
+        '<html lang="en" op="item"><head><meta name="referrer" content="origin"><meta name="viewport" content="width=device-width, initial-scale=1.0"><link rel="stylesheet" type="text/css" href="news.css"><title>Show: A compiler for widget trees | Link Board</title></head>' +
+        `<body><center><table id="hnmain" border="0" cellpadding="0" cellspacing="0" width="85%" bgcolor="#f6f6ef">${topBar}<tr><td>${item}<br><br>` +
+        `<table border="0" class="comment-tree">${Array.from({ length: count }, (_, i) => comment(i)).join('\n')}</table><br><br></td></tr>` +
+        '<tr><td><img src="s.gif" height="10" width="0"><table width="100%" cellspacing="0" cellpadding="1"><tr><td bgcolor="#ff6600"></td></tr></table><br><center><span class="yclinks"><a href="newsguidelines.html">Guidelines</a> | <a href="newsfaq.html">FAQ</a> | <a href="lists">Lists</a> | <a href="security.html">Security</a></span></center></td></tr></table></center></body></html>'
+      );
+    }
+
+    it('shows the post of a discussion page above its comments, where Readability took the comment tree for the article (Hacker News item)', () => {
+      // The input that broke it: a 150-comment item page all in tables; Readability returned the comment tree
+      // alone, without the story's link, "321 points by alice" and its text, and the note said comments were
+      // left out.
+      const postText = `${textOf(300, 'compiler')}<p>${textOf(120, 'feedback')}</p>`;
+      for (const text of [postText, undefined]) {
+        const result = extract(aggregatorItem(150, text));
+        assert.deepEqual([result.content, result.articleRefused, result.commentChars], ['body-cleaned', 'discussion', 0]);
+        const story = result.markdown.indexOf('[Show: A compiler for widget trees](https://widgets.example/compiler)');
+        const byline = result.markdown.indexOf('321 points by [alice](https://news.example/user?id=alice)');
+        const post = text === undefined ? byline : result.markdown.indexOf(textOf(300, 'compiler'));
+        const first = result.markdown.indexOf('Comment 0:');
+        assert.ok(story >= 0 && story < byline && byline <= post && post < first, result.markdown.slice(0, 1500));
+        assert.equal((result.markdown.match(/^Comment \d+:/gm) ?? []).length, 150);
+        assert.ok(result.markdown.includes('[reader149](https://news.example/user?id=reader149)'), 'each comment keeps its author');
+      }
+    });
+
     it('keeps a data table that stands between two parts of a post, which Readability dropped (issue 11 review)', () => {
       // The input that broke it: a pricing table beside the post's text blocks, not inside one; Readability
       // scores paragraphs, so the table (holding none) was left out as if it were a sidebar.

@@ -98,6 +98,25 @@ describe('web/convert htmlToMarkdown', () => {
     assert.ok(md(html).startsWith('- [x] Ship the parser\n- [ ] Write the docs\n'));
   });
 
+  it('keeps the ticks of a GitHub issue\'s task list through main-content extraction (Readability drops every <input>)', () => {
+    // The input that broke it: with the default settings `- [x] Write the parser` came out as `- Write the parser`.
+    const paragraph = (topic: string): string => `<p>The ${topic} work is tracked here; each step below links the pull request that carries it, and the checklist is kept current as the steps land.</p>`;
+    const task = (done: boolean, text: string): string =>
+      `<li class="task-list-item enabled"><input type="checkbox" id="" disabled="" class="task-list-item-checkbox"${done ? ' checked=""' : ''}> ${text}</li>`;
+    const nav = `<header class="AppHeader"><nav aria-label="Global">${Array.from({ length: 24 }, (_, i) => `<a href="/menu/${i}">Menu entry ${i}</a>`).join(' ')}</nav></header>`;
+    const html =
+      `<html><head><title>Parser rewrite · Issue #12 · acme/widgets</title></head><body>${nav}<main><div id="repo-content"><div class="js-discussion">` +
+      '<div class="TimelineItem js-comment-container"><div class="timeline-comment"><div class="timeline-comment-header"><a class="author" href="/octo">octo</a> opened this issue on Nov 3</div>' +
+      `<table class="d-block"><tbody class="d-block"><tr class="d-block"><td class="d-block comment-body markdown-body js-comment-body">${paragraph('parser')}${paragraph('tokenizer')}` +
+      `<ul class="contains-task-list">${task(true, 'Write the parser')}${task(false, 'Add the tests')}<li class="task-list-item enabled"><input type="checkbox" class="task-list-item-checkbox" disabled=""> Publish<ul class="contains-task-list">${task(true, 'Tag the release')}</ul></li></ul>` +
+      `${paragraph('release')}${paragraph('documentation')}</td></tr></tbody></table></div></div></div></div></main><footer><a href="/terms">Terms</a> <a href="/privacy">Privacy</a></footer></body></html>`;
+    for (const extractMainContent of [true, false]) {
+      const markdown = md(html, { ...whole, extractMainContent });
+      assert.ok(markdown.includes('- [x] Write the parser\n- [ ] Add the tests\n- [ ] Publish\n  - [x] Tag the release'), markdown);
+    }
+    assert.equal(converted(html, { ...whole, extractMainContent: true }).content, 'readability');
+  });
+
   it('heads the page with its title once: not again above a heading that already says it (escapes, case, site name)', () => {
     // The inputs that broke it: `# snake_case releases` above `## snake\_case releases`, and
     // `# Release notes | Acme Docs` above `## Release notes`.

@@ -1,4 +1,5 @@
 import { removeBanners } from './mainContent';
+import { markTaskCheckboxes } from './markdownRules';
 import type * as Linkedom from 'linkedom' with { 'resolution-mode': 'import' };
 
 // linkedom's type declarations are ESM-only; the package also ships CommonJS, which esbuild and tsx load.
@@ -103,8 +104,8 @@ const APP_STATE = /__NEXT_DATA__|__NUXT__|__NUXT_DATA__|__INITIAL_STATE__|__APOL
 
 /**
  * Drops non-content elements (and, when looking for the main content, cookie and consent banners and sign-up
- * prompts, so neither Readability nor the fallback chain can take them for page text) and makes URLs absolute
- * against `base`. A `<title>` found outside the head (head-less sources) becomes `document.title`. Returns
+ * prompts, so neither Readability nor the fallback chain can take them for page text), puts markers in place
+ * of task list checkboxes (see `markTaskCheckboxes`) and makes URLs absolute against `base`. A `<title>` found outside the head (head-less sources) becomes `document.title`. Returns
  * what the scripts it dropped weighed, for telling a page that a browser builds with JavaScript.
  */
 export function prepareDocument(document: Document, base: string, extractMainContent: boolean): ScriptWeight {
@@ -119,6 +120,7 @@ export function prepareDocument(document: Document, base: string, extractMainCon
   const strayTitle = document.head.querySelector('title') ? undefined : document.body.querySelector('title')?.textContent;
   for (const el of Array.from(document.body.querySelectorAll(DROPPED))) el.remove();
   if (extractMainContent) removeBanners(document);
+  markTaskCheckboxes(document);
   if (strayTitle) document.title = strayTitle;
   absolutiseUrls(document, base);
   return { chars, appState };

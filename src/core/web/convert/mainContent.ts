@@ -156,12 +156,22 @@ const POST_NAMES = /^(?:(?:type|single|hentry)[-_])?(?:post|entry|article|story)
 const MIN_LISTING_ITEMS = 3;
 
 /**
- * A page is a discussion (a thread of comments about a short post, such as a Hacker News item built with
- * tables) when its comments hold at least this many times the text of Readability's article, and nothing
- * marks the article as a post of its own. Then the comments are the page's content: Readability, which
- * drops every element named like a comment, is not used. Scout's choice.
+ * A page is a discussion (a thread of comments about a short post, such as a link aggregator's item page)
+ * whose comments Readability dropped when they hold at least this many times the text of its article, and
+ * nothing marks the article as a post of its own. Then the comments are the page's content: Readability,
+ * which drops most elements named like a comment, is not used. Scout's choice.
  */
 export const DISCUSSION_COMMENT_RATIO = 3;
+
+/**
+ * ...and a discussion whose post Readability dropped when at least this share of its article's text is in
+ * comment threads, and the article holds less than this share of the page's content text (its text outside
+ * comment threads and chrome, see {@link contentTextLength}): Readability took the thread for the article
+ * and left out the post above it. The input that broke: a Hacker News item page, all tables, whose comment
+ * tree (which Readability keeps whole, as it never drops what is inside a table as unlikely) outscored the
+ * story's link, score, author and text. Scout's choice.
+ */
+export const DISCUSSION_THREAD_SHARE = 0.5;
 
 /** Measures a prepared document before Readability runs (see {@link PageProfile}). */
 export function profilePage(document: Document): PageProfile {
@@ -245,8 +255,9 @@ function classKey(el: Element): string {
 /**
  * Why Readability's article was not used: `none` (it found none, or {@link keepsArticle} refused it),
  * `listing` (it kept only some items of the page's listing, see {@link dropsListingItems}), `discussion` (the
- * page is a discussion whose comments it dropped, see {@link DISCUSSION_COMMENT_RATIO}), `table` (it left out
- * a data table that stood between or beside parts of it, see {@link dropsTableBeside}).
+ * page is a discussion and the article is its post without the comments, or its comments without the post,
+ * see {@link splitsDiscussion}), `table` (it left out a data table that stood between or beside parts of it,
+ * see {@link dropsTableBeside}).
  */
 export type ArticleRefusal = 'none' | 'listing' | 'discussion' | 'table';
 
@@ -263,9 +274,19 @@ export function readabilityArticle(document: Document, page: PageProfile): MainC
   if (!keepsArticle(articleChars, articleChars - textLength(root, isChrome), page.contentChars)) return 'none';
   if (dropsListingItems(root, articleChars, page)) return 'listing';
   if (dropsTableBeside(root, page)) return 'table';
-  if (!page.markedPost && page.commentChars >= DISCUSSION_COMMENT_RATIO * articleChars) return 'discussion';
+  if (splitsDiscussion(root, articleChars, page)) return 'discussion';
   removeWhere(root, isNavigation);
   return { root, source: 'readability', title: normaliseSpace(article.title ?? ''), contentChars: textLength(root) };
+}
+
+/**
+ * True when Readability's article `root` (`articleChars` characters of text) is one half of a discussion: the
+ * post without its comments (see {@link DISCUSSION_COMMENT_RATIO}), or the comments without the post (see
+ * {@link DISCUSSION_THREAD_SHARE}). The fallback chain then shows both.
+ */
+function splitsDiscussion(root: Element, articleChars: number, page: PageProfile): boolean {
+  if (!page.markedPost && page.commentChars >= DISCUSSION_COMMENT_RATIO * articleChars) return true;
+  return commentTextLength(root) >= articleChars * DISCUSSION_THREAD_SHARE && contentTextLength(root) < page.contentChars * DISCUSSION_THREAD_SHARE;
 }
 
 /** Characters of text in the comment threads under `root` (the outermost elements named like {@link COMMENT_NAMES}). */

@@ -89,12 +89,10 @@ function converter(): TurndownService {
       return `${fence}${space}${text}${space}${fence}`;
     },
   });
-  // A GFM task list item (`- [x] done`): a checkbox at the start of a list item, directly or in its first
-  // paragraph or label. turndown-plugin-gfm's rule reads `checked`, which linkedom does not reflect from the
-  // attribute, so every box came out unticked.
+  // A GFM task list item (`- [x] done`): the marker {@link markTaskCheckboxes} put in place of its checkbox.
   service.addRule('taskListItem', {
-    filter: (node) => node.nodeName === 'INPUT' && (node.getAttribute('type') ?? '').toLowerCase() === 'checkbox' && isAtItemStart(node),
-    replacement: (_content, node) => (node.hasAttribute('checked') ? '[x] ' : '[ ] '),
+    filter: (node) => node.nodeName === 'SPAN' && node.hasAttribute(TASK_MARKER_ATTRIBUTE),
+    replacement: (_content, node) => (node.getAttribute(TASK_MARKER_ATTRIBUTE) === 'x' ? '[x] ' : '[ ] '),
   });
   service.addRule('textlessLink', {
     filter: (node) => node.nodeName === 'A' && normaliseSpace(node.textContent ?? '') === '' && !node.querySelector('img[alt]:not([alt=""])'),
@@ -105,6 +103,28 @@ function converter(): TurndownService {
     replacement: (_content, node) => (node.getAttribute('alt') ?? '').trim(),
   });
   return service;
+}
+
+/** The attribute of the element that stands for a task list item's checkbox: `x` when ticked, else empty. */
+const TASK_MARKER_ATTRIBUTE = 'data-scout-task';
+
+/**
+ * Replaces each checkbox at the start of a list item (directly, or in its first paragraph or label: GitHub's
+ * `task-list-item-checkbox`, Markdown renderers' task lists) by a `<span>` marker holding `[x]` or `[ ]`, which
+ * the task list rule writes as GFM's `- [x] done`; other checkboxes are left alone. Run before Readability,
+ * which drops every `<input>` (with the default settings every tick was lost: `- [x] done` became `- done`),
+ * and because linkedom does not reflect the `checked` attribute into the property turndown-plugin-gfm's rule
+ * reads (every box came out unticked).
+ */
+export function markTaskCheckboxes(document: Document): void {
+  for (const input of Array.from(document.body.querySelectorAll('li input'))) {
+    if ((input.getAttribute('type') ?? '').trim().toLowerCase() !== 'checkbox' || !isAtItemStart(input)) continue;
+    const ticked = input.hasAttribute('checked');
+    const marker = document.createElement('span');
+    marker.setAttribute(TASK_MARKER_ATTRIBUTE, ticked ? 'x' : '');
+    marker.textContent = ticked ? '[x]' : '[ ]';
+    input.replaceWith(marker);
+  }
 }
 
 /**
