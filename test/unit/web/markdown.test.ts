@@ -138,6 +138,45 @@ describe('web/convert htmlToMarkdown', () => {
     assert.equal(md(html), 'kept');
   });
 
+  describe('pages a browser builds with JavaScript', () => {
+    /** `bytes` of minified-looking inline script: a tag manager's queue and a bundle's module table. */
+    const inlineScript = (bytes: number): string => {
+      let code = 'window.dataLayer=window.dataLayer||[];function gtag(){dataLayer.push(arguments)}gtag("js",new Date);';
+      for (let i = 0; code.length < bytes; i++) code += `__modules[${i}]=function(e,t,n){"use strict";n.d(t,{a:function(){return r${i}}});var r${i}=function(o){return o&&o.v${i % 9}!==void 0?o:{}}};`;
+      return `<script>${code}</script>`;
+    };
+    /** An app's server-rendered state of about `bytes` characters. */
+    const stateScript = (name: string, bytes: number): string =>
+      `<script>window.${name}=${JSON.stringify({ route: '/status', items: Array.from({ length: Math.ceil(bytes / 90) }, (_, i) => ({ id: i, label: `component ${i}`, updated: '2026-12-01T10:00:00Z' })) })}</script>`;
+    const scriptBuilt = (html: string): boolean => converted(html, { ...whole, extractMainContent: true }).scriptBuilt;
+
+    it('says so for app shells: an empty mount element and a script file, or title-sized text and much script', () => {
+      const shell = '<html><head><title>Dashboard</title><link rel="stylesheet" href="/assets/index-81bd.css"><script type="module" crossorigin src="/assets/index-4f2a9c.js"></script></head><body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div></body></html>';
+      const menu = `<header class="site-header"><a href="/">Acme Cloud</a><nav>${['Products', 'Pricing', 'Docs', 'Blog', 'Careers', 'Support', 'Sign in', 'Start free'].map((l) => `<a href="/${l.toLowerCase()}">${l}</a>`).join(' ')}</nav></header>`;
+      const shellWithMenu = `<html><head><title>Console</title></head><body>${menu}<div id="__next"><div class="spinner" role="status">Loading…</div></div><footer>© 2026 Acme Cloud, Inc. All rights reserved. <a href="/terms">Terms of service</a> <a href="/privacy">Privacy</a></footer><script src="/_next/static/chunks/main-7c1e.js" defer></script></body></html>`;
+      const nuxt = `<html><head><title>Shop</title></head><body><div id="__nuxt"></div>${stateScript('__NUXT__', 8000)}</body></html>`;
+      const bundleOnly = `<html><head><title>Map viewer</title></head><body><div class="viewer"><h1>Map viewer</h1></div>${inlineScript(60_000)}</body></html>`;
+      for (const html of [shell, shellWithMenu, nuxt, bundleOnly]) assert.equal(scriptBuilt(html), true, html.slice(0, 200));
+    });
+
+    it('does not for complete server-rendered pages with little text and much script (issue: false "needs JavaScript" notes)', () => {
+      // The inputs that broke it: a 427-character news brief beside 20 KB of inline script; a status page whose
+      // `#root` holds its 186 characters, beside an app's state and a script file; a docs page whose `#app`
+      // holds its sidebar and a short install step, beside a module script.
+      const brief = `<p>${'The council approved the city budget for next year on Tuesday, after a debate that ran for three hours. '.repeat(4).slice(0, 420)}</p>`;
+      const news = `<html><head><title>Council approves budget</title>${inlineScript(20_000)}<script type="application/ld+json">{"@context":"https://schema.org","@type":"NewsArticle","headline":"Council approves budget"}</script></head><body><article><h1>Council approves budget</h1>${brief}</article></body></html>`;
+      const status =
+        '<!DOCTYPE html><html><head><title>Status</title><script src="/static/app.js"></script></head><body><div id="root"><h1>Service status</h1><p>All systems operational. The last incident was resolved on Monday at 14:00 UTC after a database failover that lasted four minutes. No action is needed.</p></div>' +
+        `${stateScript('__INITIAL_STATE__', 50_000)}</body></html>`;
+      const docs = `<!DOCTYPE html><html><head><title>Docs</title><script type="module" src="/assets/index-abc.js"></script></head><body><div id="app"><aside class="sidebar">${Array.from({ length: 50 }, (_, i) => `<a href="/docs/${i}">Guide ${i}</a>`).join('')}</aside><div class="content"><h1>Install</h1><p>Run the installer.</p><pre><code>npm install widget-kit</code></pre></div></div></body></html>`;
+      for (const html of [news, status, docs]) {
+        const result = converted(html, { ...whole, extractMainContent: true });
+        assert.ok(result.pageChars < 500, `${result.pageChars} characters: a page the old rule judged`);
+        assert.equal(result.scriptBuilt, false, html.slice(0, 200));
+      }
+    });
+  });
+
   describe('documents linkedom parses oddly', () => {
     it('converts empty HTML to empty Markdown', () => {
       assert.equal(md(''), '');

@@ -1,4 +1,4 @@
-import { removeBanners } from './mainContent';
+import { removeBanners, textLength } from './mainContent';
 import { markTaskCheckboxes } from './markdownRules';
 import type * as Linkedom from 'linkedom' with { 'resolution-mode': 'import' };
 
@@ -87,14 +87,20 @@ export function documentBase(document: Document, pageUrl: string): string {
   return pageUrl;
 }
 
-/** Characters of script in a document before {@link prepareDocument} drops it, and whether it holds an app's state. */
+/** What a document's scripts weighed before {@link prepareDocument} dropped them, and where an app would render. */
 export interface ScriptWeight {
+  /** Characters of inline script. */
   readonly chars: number;
-  /**
-   * A script holds a single-page app's server-rendered state (`__NEXT_DATA__`, `__NUXT__`, `__INITIAL_STATE__`,
-   * …), or the page is an app's shell: an element apps mount into ({@link APP_MOUNT}) and a script file.
-   */
+  /** A script holds a single-page app's server-rendered state (`__NEXT_DATA__`, `__NUXT__`, `__INITIAL_STATE__`, …). */
   readonly appState: boolean;
+  /** The page loads a script file (`<script src>`). */
+  readonly scriptFile: boolean;
+  /**
+   * Characters of text (whitespace collapsed) in the element apps mount into ({@link APP_MOUNT}) that holds
+   * the most, once non-content elements are dropped; undefined when the page has none. An app's shell leaves it
+   * empty for its scripts to fill; a server-rendered app has its text there already.
+   */
+  readonly mountChars?: number;
 }
 
 /** Elements single-page apps render into: React's and Vue's `#root`/`#app`, Next.js, Gatsby, Nuxt, Angular. */
@@ -116,14 +122,18 @@ export function prepareDocument(document: Document, base: string, extractMainCon
     chars += text.length;
     appState ||= APP_STATE.test(script.getAttribute('id') ?? '') || APP_STATE.test(text.slice(0, 200));
   }
-  appState ||= document.querySelector('script[src]') !== null && document.querySelector(APP_MOUNT) !== null;
+  const scriptFile = document.querySelector('script[src]') !== null;
   const strayTitle = document.head.querySelector('title') ? undefined : document.body.querySelector('title')?.textContent;
   for (const el of Array.from(document.body.querySelectorAll(DROPPED))) el.remove();
+  let mountChars: number | undefined;
+  for (const mount of Array.from(document.body.querySelectorAll(APP_MOUNT))) {
+    if (!mount.parentElement?.closest(APP_MOUNT)) mountChars = Math.max(mountChars ?? 0, textLength(mount)); // an outer one holds the inner ones' text
+  }
   if (extractMainContent) removeBanners(document);
   markTaskCheckboxes(document);
   if (strayTitle) document.title = strayTitle;
   absolutiseUrls(document, base);
-  return { chars, appState };
+  return { chars, appState, scriptFile, ...(mountChars !== undefined ? { mountChars } : {}) };
 }
 
 /** Makes link and image URLs absolute; unwraps `javascript:` links; drops inline `data:` images' payloads. */

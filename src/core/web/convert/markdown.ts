@@ -1,4 +1,4 @@
-import { documentBase, parseDocument, prepareDocument } from './htmlDocument';
+import { documentBase, parseDocument, prepareDocument, type ScriptWeight } from './htmlDocument';
 import { scanHtml, MAX_DOM_NODES, MAX_NESTING_DEPTH } from './htmlScan';
 import { commentTextLength, fallbackContent, letterCount, normaliseSpace, profilePage, readabilityArticle, textLength, type ArticleRefusal, type ContentSource, type MainContent } from './mainContent';
 import { markdownLetterCount, toMarkdown } from './markdownRules';
@@ -45,8 +45,7 @@ export interface Segments {
  * - `markdown`: converted; `content` says which part of the page, `pageChars` and `contentChars` are the
  *   characters of text (whitespace collapsed) in the whole body and in that part, `articleSearch` whether
  *   Readability ran (and `articleRefused` why its article was not used), `segments` how a page too large for
- *   one DOM was cut, and `scriptBuilt` that the page holds almost no text but much script (a browser builds
- *   it with JavaScript);
+ *   one DOM was cut, and `scriptBuilt` that a browser builds the page with JavaScript (see {@link isScriptBuilt});
  * - `raw-too-deep`: not converted, because it nests deeper than {@link MAX_NESTING_DEPTH} levels;
  * - `raw-error`: not converted, because conversion threw `error`.
  * A source that is not converted is shown raw by the caller.
@@ -100,10 +99,31 @@ export function predictedArticleSearchMs(spentMs: number, links: number, nodes: 
  */
 const MIN_MARKDOWN_LETTER_SHARE = 0.5;
 
-/** Below this many characters of body text, a page with much script is one a browser builds with JavaScript. */
+/** A page with this many characters of body text or more is never called one a browser builds with JavaScript. */
 const SCRIPT_BUILT_MAX_CHARS = 500;
-/** ...when its scripts hold at least this many characters, or an app's state. */
+/**
+ * Characters of text below which an app's mount element is empty for its scripts to fill (a "Loading…"
+ * placeholder at most), and a page without one holds no more than its title.
+ */
+const SCRIPT_BUILT_EMPTY_CHARS = 100;
+/** Characters of inline script that, on a page whose text is title-sized, build the rest. */
 const SCRIPT_BUILT_MIN_SCRIPT_CHARS = 5000;
+
+/**
+ * Whether a page with `pageChars` characters of body text is one a browser builds with JavaScript, from what
+ * its `scripts` weighed: it holds fewer than {@link SCRIPT_BUILT_MAX_CHARS} characters of text, and either an
+ * app mount element with fewer than {@link SCRIPT_BUILT_EMPTY_CHARS} of them and a script file or an app's
+ * state (an app's shell, whatever its navigation holds), or fewer than {@link SCRIPT_BUILT_EMPTY_CHARS} in all
+ * and an app's state or {@link SCRIPT_BUILT_MIN_SCRIPT_CHARS} characters of script. A server-rendered page
+ * whose mount element or body already holds its text is not (the inputs that broke: a 427-character news
+ * brief beside 20 KB of inline script, a status page of 186 characters in its `#root` beside an app's state).
+ * Scout's choice.
+ */
+export function isScriptBuilt(scripts: ScriptWeight, pageChars: number): boolean {
+  if (pageChars >= SCRIPT_BUILT_MAX_CHARS) return false;
+  if (scripts.mountChars !== undefined && scripts.mountChars < SCRIPT_BUILT_EMPTY_CHARS && (scripts.scriptFile || scripts.appState)) return true;
+  return pageChars < SCRIPT_BUILT_EMPTY_CHARS && (scripts.appState || scripts.chars >= SCRIPT_BUILT_MIN_SCRIPT_CHARS);
+}
 
 /**
  * Converts a whole HTML source to Markdown: lexical nesting guard and node count, linkedom parse, removal of
@@ -158,7 +178,7 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
       content ??= fallbackContent(document);
     }
     markdown ??= toMarkdown(content.root);
-    const scriptBuilt = pageChars < SCRIPT_BUILT_MAX_CHARS && (scripts.appState || scripts.chars >= SCRIPT_BUILT_MIN_SCRIPT_CHARS);
+    const scriptBuilt = isScriptBuilt(scripts, pageChars);
     return {
       mode: 'markdown',
       markdown: withTitle(markdown, content.title || normaliseSpace(document.title)),
