@@ -18,6 +18,16 @@ describe('web/convert classifyContent', () => {
     assert.equal(classifyContent(Buffer.from('plain', 'utf16le'), 'text/plain; charset=utf-16le').kind, 'text');
   });
 
+  it('reads a declared HTML or text page with a stray control byte as declared, and random bytes declared as HTML as binary (tester: one vertical tab in <title> refused the page)', () => {
+    const page = `<!doctype html><html><head><title>Release notes\x0b 2.4</title></head><body>${'<p>Paragraph of ordinary text about the release.</p>'.repeat(40)}\x07</body></html>`;
+    assert.equal(classifyContent(bytes(page), 'text/html; charset=utf-8').kind, 'html');
+    assert.equal(classifyContent(bytes(page.replace(/<[^>]+>/g, '')), 'text/plain').kind, 'text');
+    assert.equal(classifyContent(bytes(page), undefined).kind, 'binary', 'an undeclared body is sniffed strictly (WHATWG)');
+    let seed = 7;
+    const random = Buffer.from(Array.from({ length: 4096 }, () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 16 & 0xff));
+    assert.equal(classifyContent(random, 'text/html').kind, 'binary');
+  });
+
   it('trusts a binary Content-Type', () => {
     assert.equal(classifyContent(bytes('GIF-ish but declared'), 'image/png').kind, 'binary');
     assert.equal(classifyContent(bytes('zip?'), 'application/zip').kind, 'binary');

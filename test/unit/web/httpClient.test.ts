@@ -100,6 +100,10 @@ const ROUTES: Record<string, (res: ServerResponse, method: string) => void> = {
   '/dir/start': (res) => res.writeHead(302, { location: './next' }).end(),
   '/dir/next': (res) => res.writeHead(301, { location: '/final' }).end(),
   '/final': (res) => res.end('arrived'),
+  // Raw UTF-8 bytes in Location (Node writes header strings as Latin-1, one byte per character).
+  '/to-cafe': (res) => res.writeHead(302, { location: Buffer.from('/wiki/Café', 'utf8').toString('latin1') }).end(),
+  '/to-latin1-cafe': (res) => res.writeHead(302, { location: '/wiki/Caf\xe9' }).end(),
+  '/wiki/Caf%C3%A9': (res) => res.end('café page'),
   '/loop/a': (res) => res.writeHead(302, { location: '/loop/b' }).end(),
   '/loop/b': (res) => res.writeHead(307, { location: '/loop/a' }).end(),
   '/to-metadata': (res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end('moved'),
@@ -331,6 +335,13 @@ describe('web/http client', function () {
       const res = await get('/dir/start');
       assert.deepEqual([res.status, res.body.toString(), res.url], [200, 'arrived', server.url('/final')]);
       assert.deepEqual(res.redirects, [server.url('/dir/start'), server.url('/dir/next')]);
+    });
+
+    it('reads a Location of raw UTF-8 bytes as UTF-8, as browsers do (tester: it asked for /wiki/Caf%C3%83%C2%A9)', async () => {
+      const res = await get('/to-cafe');
+      assert.deepEqual([res.status, res.body.toString(), res.url], [200, 'café page', server.url('/wiki/Caf%C3%A9')]);
+      const latin1 = await get('/to-latin1-cafe');
+      assert.equal(latin1.url, server.url('/wiki/Caf%C3%A9'), 'a byte that is not UTF-8 keeps its Latin-1 reading (é)');
     });
 
     it('refuses a redirect loop', async () => {

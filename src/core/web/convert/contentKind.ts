@@ -69,10 +69,11 @@ const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46, 0x2d];
 /**
  * Classifies a response body by its `Content-Type` and its first bytes (at most 1445 are read, so the cost
  * does not grow with the body). The bytes win where they are certain: a body starting `%PDF-` is `pdf`
- * whatever its header says, and any other known binary signature, or a control byte that never occurs in text
- * within the first 1445 bytes (unless a BOM or the header says UTF-16), makes the body `binary` even when
+ * whatever its header says, and any other known binary signature, or control bytes that never occur in text
+ * within the first 1445 bytes (unless a BOM or the header says UTF-16), make the body `binary` even when
  * served as `text/html`. A body declared `application/pdf` without another signature is `pdf` too (pdf.js
- * finds a PDF header that junk precedes). HTML is `text/html`, `application/xhtml+xml`, or an untyped body that starts like an HTML document.
+ * finds a PDF header that junk precedes). A body declared as HTML or text is binary only when control bytes
+ * are more than a stray few (see {@link tolerated}). HTML is `text/html`, `application/xhtml+xml`, or an untyped body that starts like an HTML document.
  */
 export function classifyContent(bytes: Uint8Array, contentType: string | undefined): ContentClass {
   const mime = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
@@ -82,22 +83,36 @@ export function classifyContent(bytes: Uint8Array, contentType: string | undefin
   if (signature) return { kind: 'binary', mime, description: signature[1] };
   if (mime === 'application/pdf' || mime === 'application/x-pdf') return pdf;
   const utf16 = (bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe) || /charset\s*=\s*"?utf-16/i.test(contentType ?? '');
-  if (!utf16 && hasBinaryByte(bytes)) return { kind: 'binary', mime, description: 'binary data' };
+  const html = mime === 'text/html' || mime === 'application/xhtml+xml';
+  const text = mime.startsWith('text/') || mime.endsWith('+json') || mime.endsWith('+xml') || TEXT_APPLICATION.has(mime);
+  if (!utf16 && binaryBytes(bytes) > (html || text ? tolerated(bytes) : 0)) return { kind: 'binary', mime, description: 'binary data' };
 
-  if (mime === 'text/html' || mime === 'application/xhtml+xml') return { kind: 'html', mime };
-  if (mime.startsWith('text/') || mime.endsWith('+json') || mime.endsWith('+xml') || TEXT_APPLICATION.has(mime)) return { kind: 'text', mime };
+  if (html) return { kind: 'html', mime };
+  if (text) return { kind: 'text', mime };
   const declaredBinary = /^(image|audio|video|font|model)\//.test(mime) || /^application\/(zip|gzip|x-(tar|7z|rar|bzip2|xz)|msword|vnd\.|wasm)/.test(mime);
   if (declaredBinary) return { kind: 'binary', mime, description: `${mime} content` };
   return { kind: looksLikeHtml(bytes) ? 'html' : 'text', mime };
 }
 
-function hasBinaryByte(bytes: Uint8Array): boolean {
+/** How many binary data bytes (WHATWG MIME Sniffing §3) the resource header of `bytes` holds. */
+function binaryBytes(bytes: Uint8Array): number {
   const end = Math.min(bytes.length, RESOURCE_HEADER_BYTES);
+  let count = 0;
   for (let i = 0; i < end; i++) {
     const b = bytes[i]!;
-    if (b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f)) return true;
+    if (b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f)) count++;
   }
-  return false;
+  return count;
+}
+
+/**
+ * Binary data bytes a body declared as HTML or text may hold in its resource header and still be read as
+ * declared: one in 64 bytes. Browsers never sniff a declared `text/html`, and real pages carry a stray few
+ * (a vertical tab or bell pasted from a word processor or an old manual page, shown as control pictures);
+ * binary content mislabelled as text holds about one in ten.
+ */
+function tolerated(bytes: Uint8Array): number {
+  return Math.floor(Math.min(bytes.length, RESOURCE_HEADER_BYTES) / 64);
 }
 
 /** WHATWG MIME Sniffing §7.1 "rules for identifying an unknown MIME type", HTML patterns only. */

@@ -122,16 +122,18 @@ export function completeFetchText(parts: FetchOutputParts): string {
  * together with the header and the notice, never splitting a surrogate pair, and if the notes alone would
  * crowd out the notice they are shortened, so the notice naming the saved result always ends the text. `saved` is where the complete result went, when
  * the body was too long for one result: the notice then names it (as glob's and grep's footers do); without a
- * saved copy it asks the model to fetch a more specific URL.
+ * saved copy it asks the model to fetch a more specific URL, or, when only the start of the source was decoded
+ * (`sourceTruncated`: no conversion process was free, and the calling thread decodes no more), to fetch the
+ * same URL again.
  */
 export function formatFetchOutput(parts: FetchOutputParts, maxChars: number, saved?: SavedResult): FetchOutput {
   const { firstLine, noteLines: allNotes } = headerParts(parts);
   const fits = fitsInOneResult(parts, maxChars);
   let notice = '';
   if (!fits) {
-    notice = saved?.spill
-      ? `\n\n(Content truncated: this result shows the start of the page's ${countOf(parts.body.length, 'character')}. ${saved.sentence})`
-      : '\n\n(Content truncated: the page is longer than Scout shows in one result. Fetch a more specific URL, such as a sub-page, one page of a listing or a raw file, to read the rest.)';
+    if (saved?.spill) notice = `\n\n(Content truncated: this result shows the start of the page's ${countOf(parts.body.length, 'character')}. ${saved.sentence})`;
+    else if (parts.sourceTruncated) notice = '\n\n(Content truncated: only the start of the page was decoded, because no conversion process was free. Call web_fetch with the same URL again to have the whole page converted, and saved if it is long.)';
+    else notice = '\n\n(Content truncated: the page is longer than Scout shows in one result. Fetch a more specific URL, such as a sub-page, one page of a listing or a raw file, to read the rest.)';
   }
   const noteLines = fittedNoteLines(allNotes, maxChars - headerLength(firstLine, '') - notice.length - MIN_BODY_CHARS);
   const header = headerLength(firstLine, noteLines);

@@ -1,5 +1,6 @@
 // What a web_fetch result shows for a page the conversion process converted (or could not): the body, its
 // format, and the `Note:` lines that say which part of the page it is and what was left out.
+import { countOf } from '../../spill';
 import { displayText } from '../convert/displayText';
 import { MAX_DOM_NODES, MAX_NESTING_DEPTH } from '../convert/htmlScan';
 import type { ContentSource } from '../convert/mainContent';
@@ -72,7 +73,7 @@ function contentNotes(c: Extract<Conversion, { mode: 'markdown' }>, budget: stri
   const about = leftOut >= MIN_LEFT_OUT_CHARS ? `; about ${leftOut} characters of other text were left out` : '';
   const notes: string[] = [];
   if (c.segments) {
-    const parts = `the page has ${c.segments.nodes} elements and attributes, more than Scout parses at once (${MAX_DOM_NODES}), so it was converted in ${c.segments.count} parts`;
+    const parts = `the page has ${c.segments.nodes} elements and attributes, more than Scout parses at once (${MAX_DOM_NODES}), so it was converted in ${countOf(c.segments.count, 'part')}`;
     const cleaned = c.content === 'body-cleaned' ? ', without looking for its article: its navigation, header, footer, sidebars and cookie banners were left out' : '';
     notes.push(`${parts}${cleaned}${about}.`);
     if (c.segments.converted < c.segments.count) {

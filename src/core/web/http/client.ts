@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isToolError, quoteValue, ToolError } from '../../errors';
@@ -258,7 +259,7 @@ function withoutHeaders(headers: Record<string, string>, names: string[]): Recor
 
 function redirectTarget(location: string, from: URL, res: http.IncomingMessage): URL {
   try {
-    const target = parseWebUrl(location, 'redirect target', from);
+    const target = parseWebUrl(locationText(location), 'redirect target', from);
     if (target.hash === '' && from.hash !== '') target.hash = from.hash; // RFC 9110 §10.2.2
     return target;
   } catch (e) {
@@ -266,6 +267,18 @@ function redirectTarget(location: string, from: URL, res: http.IncomingMessage):
     const why = isToolError(e) ? e.message : String(e);
     throw new ToolError('WEB_REDIRECT', `${from.href} redirects to ${quoteValue(location)}, which Scout will not follow: ${why}`);
   }
+}
+
+/**
+ * The `Location` value as the server meant it. Node reads header bytes as Latin-1, but servers send non-ASCII
+ * paths in `Location` as raw UTF-8 (`/wiki/Café`), which browsers and curl read as UTF-8; read as Latin-1 the
+ * URL parser would percent-encode `Ã©` (`%C3%83%C2%A9`) and ask for a page that does not exist. A value whose
+ * bytes are valid UTF-8 is therefore decoded as UTF-8; any other keeps its Latin-1 reading.
+ */
+function locationText(location: string): string {
+  if (!/[\u0080-\u00ff]/.test(location)) return location;
+  const bytes = Buffer.from(location, 'latin1');
+  return isUtf8(bytes) ? bytes.toString('utf8') : location;
 }
 
 function withoutHash(url: URL): string {

@@ -22,10 +22,10 @@ describe('web_fetch output format', () => {
     }
   });
 
-  it('adds the notice when the source was already cut, even if the body fits', () => {
+  it('adds the notice when the source was already cut, even if the body fits, asking for the same URL again (tester: it asked for a more specific URL)', () => {
     const out = formatFetchOutput({ ...parts, body: 'short', sourceTruncated: true }, 10_000);
     assert.equal(out.truncated, true);
-    assert.ok(out.text.endsWith('\n\nshort\n\n(Content truncated: the page is longer than Scout shows in one result. Fetch a more specific URL, such as a sub-page, one page of a listing or a raw file, to read the rest.)'));
+    assert.ok(out.text.endsWith('\n\nshort\n\n(Content truncated: only the start of the page was decoded, because no conversion process was free. Call web_fetch with the same URL again to have the whole page converted, and saved if it is long.)'), out.text);
   });
 
   it('gives the same id for the same URL and text only', () => {
