@@ -160,14 +160,16 @@
 
   /**
    * Shows a card from its header (a tall card is never shown from its bottom), marks it for a moment and, when
-   * the panel has the keyboard, focuses it; never pulls focus out of the editor. A rerun is announced.
+   * the panel has the keyboard, focuses it; never pulls focus out of the editor. A rerun is announced and
+   * leaves the focus on the Rerun button it came from: Enter pressed again reruns again, where on the new
+   * card it would open that card's result (tester: repeated Enter typed into the opened document).
    * @param {string} id @param {boolean} rerun
    */
   function reveal(id, rerun) {
     const el = cardEls.get(id);
     if (!el) return;
-    makeTabStop(el);
-    if (document.hasFocus()) el.focus({ preventScroll: true });
+    if (!rerun) makeTabStop(el);
+    if (document.hasFocus() && !rerun) el.focus({ preventScroll: true });
     el.scrollIntoView({ block: 'start' });
     el.classList.add('revealed');
     setTimeout(() => el.classList.remove('revealed'), 1500);

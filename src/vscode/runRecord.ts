@@ -42,6 +42,8 @@ export interface ToolRun {
   spillTitle?: string;
   /** URI of the document the panel made from `text` when the spill document was gone or never made. */
   textUri?: string;
+  /** The first line of the document at `textUri` (`modelTextHeading`), which identifies it (see `spillTitle`). */
+  textTitle?: string;
 }
 
 /** Items of any one array, and UTF-16 code units of any one string, kept in a stored value. */

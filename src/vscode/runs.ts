@@ -77,11 +77,12 @@ export class RunLog implements vscode.Disposable {
     this.fire(run);
   }
 
-  /** Records the document the panel made from a run's text (see `ToolRun.textUri`). */
-  attachTextDocument(id: string, uri: string): void {
+  /** Records the document the panel made from a run's text, and its first line (see `ToolRun.textUri`). */
+  attachTextDocument(id: string, uri: string, title: string): void {
     const run = this.get(id);
     if (!run) return;
     run.textUri = uri;
+    run.textTitle = title;
     this.saveLater();
     this.fire(run);
   }
@@ -100,6 +101,7 @@ export class RunLog implements vscode.Disposable {
       }
       if (run.textUri === uri) {
         delete run.textUri;
+        delete run.textTitle;
         changed = true;
       }
       if (changed) this.fire(run);

@@ -52,8 +52,9 @@ export function registerServices(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Scout', { log: true });
   const timings = new HostTimings();
   const runs = new RunLog(context.workspaceState, timings);
-  const createdAt = (uri: string) => runs.list().find((r) => r.spillUri === uri || r.textUri === uri)?.startedAt;
-  const spills = new SpillStore(log, timings, createdAt);
+  const recordedAt = (uri: string, title: string) =>
+    runs.list().find((r) => (r.spillUri === uri && r.spillTitle === title) || (r.textUri === uri && r.textTitle === title))?.startedAt;
+  const spills = new SpillStore(log, timings, recordedAt);
   const ripgrep = new RipgrepResolver(log);
   // Spill documents hot exit restored after a reload go back under the retention limits (see SpillStore).
   void spills.adoptRestored();

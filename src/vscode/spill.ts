@@ -17,6 +17,8 @@ interface HeldSpill {
   readonly title: string;
   /** UTF-16 code units of its text. */
   readonly length: number;
+  /** `document.version` when Scout made or took back the document: a later version means someone edited it. */
+  readonly version: number;
 }
 
 /**
@@ -49,8 +51,14 @@ interface HeldSpill {
  * once hidden.
  *
  * **Reloads**: hot exit restores the dirty documents of a window that reloads. {@link adoptRestored} finds
- * Scout's among them (untitled, first line a Scout heading) and takes them back into the retention list, so
- * they count against the same limits and nothing piles up across reloads.
+ * Scout's among them and takes them back into the retention list, so they count against the same limits and
+ * nothing piles up across reloads. A document is Scout's when a run of the history records its URI with its
+ * first line (see `ToolRun.spillTitle`): an untitled document a person wrote is never taken, even one that
+ * starts like a Scout heading (a copied result).
+ *
+ * **Edits**: a document someone edited after Scout made or took it back (its version moved on, or its
+ * length changed) is never emptied: the retention limits and Clear Results let it go untouched, and it stays
+ * open as the person's own.
  */
 export class SpillStore implements vscode.Disposable {
   /** Oldest first. */
@@ -73,13 +81,14 @@ export class SpillStore implements vscode.Disposable {
   readonly onDidRelease = this.released.event;
 
   /**
-   * @param createdAt when the document at a URI was made (epoch ms), from the run history; orders the
-   *   documents taken back after a reload (unknown ones count as oldest)
+   * @param recordedAt when the run history's call made the document at a URI with this first line (epoch
+   *   ms), or undefined when no run records it: only recorded documents are taken back after a reload, oldest
+   *   first
    */
   constructor(
     private readonly log: vscode.LogOutputChannel,
     private readonly timings: HostTimings,
-    private readonly createdAt: (uri: string) => number | undefined,
+    private readonly recordedAt: (uri: string, title: string) => number | undefined,
   ) {
     // Documents kept over the limits because editors showed every older one are released once hidden.
     this.hidden = vscode.window.onDidChangeVisibleTextEditors(() => this.overLimits() && this.releaseOverflowLater());
@@ -121,8 +130,8 @@ export class SpillStore implements vscode.Disposable {
   }
 
   /**
-   * Finds the untitled documents that hot exit restored with a Scout heading as their first line (open
-   * documents and tabs alike), and holds them again, oldest first (see the constructor's `createdAt`), then
+   * Finds the untitled documents that hot exit restored and the run history records (open documents and
+   * tabs alike), and holds them again, oldest first (see the constructor's `recordedAt`), then
    * releases what the limits do not keep. Call at activation; tabs the workbench restores later are found
    * through {@link watchRestored}, and the first spill of the window searches again before it releases any.
    * @returns how many documents were taken back (before releasing)
@@ -142,7 +151,8 @@ export class SpillStore implements vscode.Disposable {
     for (const [key, uri] of candidates) {
       if (this.isKnown(key)) continue;
       const spill = await this.restoredSpill(uri);
-      if (spill) found.push({ spill, at: this.createdAt(key) ?? -Infinity });
+      const at = spill && this.recordedAt(key, spill.title);
+      if (spill && at !== undefined) found.push({ spill, at });
     }
     if (!found.length) return 0;
     found.sort((a, b) => a.at - b.at);
@@ -190,7 +200,7 @@ export class SpillStore implements vscode.Disposable {
     this.making.add(making);
     try {
       const document = await making;
-      this.held.push({ document, tool, title, length: text.length });
+      this.held.push({ document, tool, title, length: text.length, version: document.version });
       this.heldLength += text.length;
       this.releaseOverflowLater();
       return document;
@@ -214,7 +224,7 @@ export class SpillStore implements vscode.Disposable {
     const title = document.lineCount > 0 ? document.lineAt(0).text : '';
     const tool = headingTool(title);
     if (!tool || document.isClosed || this.isKnown(uri.toString())) return undefined;
-    return { document, tool, title, length: document.getText().length };
+    return { document, tool, title, length: document.getText().length, version: document.version };
   }
 
   private releaseOverflowLater(): void {
@@ -253,6 +263,12 @@ export class SpillStore implements vscode.Disposable {
     const name = `${spill.document.uri.toString()} (${spill.title})`;
     const document = await current(spill);
     if (!document) return;
+    // A copy opened again (see `current`) starts a new version count, so only the length tells there.
+    const edited = document.getText().length !== spill.length || (document === spill.document && document.version !== spill.version);
+    if (edited) {
+      this.log.info(`${spill.tool}: left the spill document ${name} open and untouched: it was edited, so it is the user's now`);
+      return;
+    }
     this.released.fire(document.uri.toString());
     const edit = new vscode.WorkspaceEdit();
     edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end));

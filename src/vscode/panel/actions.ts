@@ -63,8 +63,10 @@ export async function openFullResult(run: ToolRun): Promise<void> {
   if (!run.text) throw new Error('This call has no result yet.');
   const note = run.spillUri ? `[${goneReason(run)} Below is the text the model saw; rerun the call for the complete result.]\n\n` : '';
   const document = await spills.save(`${copyTitle}\n\n${note}${run.text}`, run.tool, copyTitle);
-  runs.attachTextDocument(run.id, document.uri.toString());
-  await vscode.window.showTextDocument(document, { preview: false });
+  runs.attachTextDocument(run.id, document.uri.toString(), copyTitle);
+  // From its first line: VS Code may give the new document a freed untitled URI and the view state (cursor,
+  // scroll) of the document that had it.
+  await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(0, 0, 0, 0) });
 }
 
 /**

@@ -111,25 +111,47 @@ describe('over-cap results (spill)', () => {
     await waitFor(() => shown.getText() === '', 30_000, 'the hidden document to be released');
   });
 
-  it('a restored Scout document is taken back into the retention list; a user’s untitled document is left alone', async () => {
-    // What hot exit restores after a reload: untitled documents whose first line is a Scout heading. Made
-    // here as a person would make them (not through Scout), then Scout is asked to look for them.
-    const restored = await vscode.workspace.openTextDocument({ content: `${heading}\n\nmany/part-000.txt\n` });
-    const mine = await vscode.workspace.openTextDocument({ content: 'Scout glob is a search tool\n' });
-    await vscode.window.showTextDocument(mine, { preview: false });
-    // Scout takes it back when its tab opens, or here, whichever comes first.
-    await (await scoutApi()).adoptRestored();
-    // Adopted documents are older than every spill of this window, so the retention limit releases it first.
-    await globMany();
-    await waitFor(() => restored.getText() === '', 30_000, 'the adopted document to be released');
-    assert.equal(mine.getText(), 'Scout glob is a search tool\n');
-    assert.equal(mine.isDirty, true);
-    // Empty it again (clean), so closing the editors later asks nothing.
+  /** Empties a document the test made dirty (so it is clean), then closes its tabs: nothing asks to save. */
+  const discard = async (document: vscode.TextDocument) => {
     const edit = new vscode.WorkspaceEdit();
-    edit.delete(mine.uri, new vscode.Range(new vscode.Position(0, 0), mine.lineAt(mine.lineCount - 1).range.end));
+    edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end));
     assert.ok(await vscode.workspace.applyEdit(edit));
-    assert.equal(mine.getText(), '');
-    await waitFor(() => tabsOf(mine.uri).every((t) => !t.isDirty), 30_000, 'the user document’s tab to be clean');
+    await waitFor(() => tabsOf(document.uri).every((t) => !t.isDirty), 30_000, 'the emptied document’s tab to be clean');
+    await vscode.window.tabGroups.close(tabsOf(document.uri), true);
+  };
+
+  it('never takes, releases or clears a person’s untitled document that starts like a Scout heading (tester: a copied result was deleted)', async () => {
+    // A person keeps a result by pasting it into a new untitled document, with notes below.
+    const mine = await vscode.workspace.openTextDocument({ content: `${heading}\n\nMY NOTES: do not lose\n` });
+    await vscode.window.showTextDocument(mine, { preview: false });
+    await (await scoutApi()).adoptRestored();
+    // More spills than Scout keeps: a document it had taken would be the oldest, and released.
+    const first = spillUriOf(await globMany());
+    for (let i = 0; i < MAX_SPILL_DOCUMENTS; i++) await globMany();
+    const firstDocument = await vscode.workspace.openTextDocument(first);
+    await waitFor(() => firstDocument.getText() === '', 30_000, 'the oldest spill of this test to be released');
+    await vscode.commands.executeCommand('scout.clearResults');
+    await waitFor(() => made.every((u) => tabsOf(u).length === 0), 30_000, 'Clear Results to close the spill tabs');
+    assert.equal(mine.getText(), `${heading}\n\nMY NOTES: do not lose\n`);
+    assert.equal(mine.isClosed, false);
+    await discard(mine);
+  });
+
+  it('leaves a spill document someone edited open and untouched, through the retention limit and Clear Results (tester: notes added to a result were deleted)', async () => {
+    const edited = await vscode.workspace.openTextDocument(spillUriOf(await globMany()));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(edited.uri, new vscode.Position(edited.lineCount, 0), '\nMY OWN NOTE\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    // Eleven more: the edited one is the oldest twice over; releases run oldest first, so once the next one
+    // is emptied, the edited one has been passed over.
+    const next = await vscode.workspace.openTextDocument(spillUriOf(await globMany()));
+    for (let i = 0; i < MAX_SPILL_DOCUMENTS; i++) await globMany();
+    await waitFor(() => next.getText() === '', 30_000, 'the spill after the edited one to be released');
+    assert.ok(edited.getText().startsWith(`${heading}\n`) && edited.getText().endsWith('\nMY OWN NOTE\n'), edited.getText().slice(-200));
+    await vscode.commands.executeCommand('scout.clearResults');
+    await waitFor(() => made.filter((u) => u.toString() !== edited.uri.toString()).every((u) => tabsOf(u).length === 0), 30_000, 'Clear Results to close the other spill tabs');
+    assert.ok(edited.getText().endsWith('\nMY OWN NOTE\n'), 'Clear Results left it too');
+    await discard(edited);
   });
 
   it('Scout: Clear Results releases every spill document and closes its tab, the one an editor shows too', async () => {

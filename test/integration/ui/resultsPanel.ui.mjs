@@ -275,9 +275,18 @@ describe('Scout Results panel and commands', function () {
     await rerun.locator('.card-meta', { hasText: '3 matches' }).waitFor();
     assert.deepEqual(await rerun.locator('.arg').allInnerTexts(), await grep.locator('.arg').allInnerTexts());
     assert.equal(await rerun.locator('.origin').innerText(), 'you');
-    // A visible sign that it ran: the new card has the keyboard and a screen reader hears it start and finish.
-    await waitUntil(async () => (await panelFocus(page))?.cardId === rerunId, 10_000, 'the rerun card to take the focus');
+    // A visible sign that it ran: the new card is shown from its header and a screen reader hears it start
+    // and finish; the keyboard stays on the Rerun button, so Enter pressed again reruns again (tester: on the
+    // new card it opened that card's result and typed into it).
     await waitUntil(async () => (await panel().locator('body').evaluate(() => window.announced)).some((t) => t.startsWith('Rerun started: grep pattern marker')), 10_000, 'the rerun to be announced');
+    assert.ok((await rerun.evaluate((el) => el.getBoundingClientRect().top)) >= 0, 'the new card is shown from its header');
+    const focus = await panelFocus(page);
+    assert.deepEqual([focus?.cardId, focus?.label], [grepId, 'Rerun (grep)']);
+    const afterFirst = await cardIds(page);
+    await page.keyboard.press('Enter');
+    const again = await newCard(afterFirst);
+    await again.locator('.card-meta', { hasText: '3 matches' }).waitFor();
+    assert.deepEqual(await again.locator('.arg').allInnerTexts(), await grep.locator('.arg').allInnerTexts());
     // Under its cap, so nothing more to open than the text on the card and Copy.
     assert.equal(await rerun.getByRole('button', { name: /^Open full result/ }).count(), 0);
     assert.equal(await rerun.getByRole('button', { name: /^Copy/ }).count(), 1);

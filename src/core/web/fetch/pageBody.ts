@@ -73,7 +73,8 @@ function contentNotes(c: Extract<Conversion, { mode: 'markdown' }>, budget: stri
   const about = leftOut >= MIN_LEFT_OUT_CHARS ? `; about ${leftOut} characters of other text were left out` : '';
   const notes: string[] = [];
   if (c.segments) {
-    const parts = `the page has ${c.segments.nodes} elements and attributes, more than Scout parses at once (${MAX_DOM_NODES}), so it was converted in ${countOf(c.segments.count, 'part')}`;
+    const many = `the page has ${c.segments.nodes} elements and attributes, more than Scout parses at once (${MAX_DOM_NODES})`;
+    const parts = c.segments.count > 1 ? `${many}, so it was converted in ${countOf(c.segments.count, 'part')}` : `${many}, and it could not be cut into parts, so it was parsed whole`;
     const cleaned = c.content === 'body-cleaned' ? ', without looking for its article: its navigation, header, footer, sidebars and cookie banners were left out' : '';
     notes.push(`${parts}${cleaned}${about}.`);
     if (c.segments.converted < c.segments.count) {
