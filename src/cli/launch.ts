@@ -17,8 +17,9 @@ import * as vm from 'node:vm';
  * copy that keeps the modification time, `cp -p` or an unpacked archive, still gets a new inode and change
  * time) and the Node version, so a changed bundle never meets an old cache; the last run that found no usable
  * cache writes one (to a temporary name, then renamed) when the process exits, and removes the caches of
- * older bundles at the same place (another checkout's cache is left alone). Off POSIX (no user id to check) the bundle runs without a cache. Every
- * cache failure is silent: it only costs the time the cache would have saved.
+ * older bundles at the same place (another checkout's cache is left alone). Off POSIX (no user id to check)
+ * the bundle runs without a cache. Every cache failure is silent: it only costs the time the cache would have
+ * saved.
  */
 function launch(): void {
   const file = path.join(__dirname, 'cliMain.js');
@@ -38,7 +39,7 @@ function launch(): void {
     }
   }
   const script = new vm.Script(Module.wrap(source), { filename: file, ...(cachedData ? { cachedData } : {}) });
-  if (cache && (!cachedData || script.cachedDataRejected)) process.once('exit', () => saveCache(cache, script));
+  if (cache && (!cachedData || script.cachedDataRejected)) process.once('exit', () => saveCache(cache, script, file));
   const main = new Module(file, module);
   main.filename = file;
   const run = script.runInThisContext() as (exports: unknown, require: NodeJS.Require, module: Module, filename: string, dirname: string) => void;
@@ -76,14 +77,17 @@ function cachePrefix(file: string): string {
   return `cliMain-${hash.toString(16).padStart(8, '0')}-`;
 }
 
-/** Writes the script's code cache (with every function compiled so far) and removes older caches of the bundle. */
-function saveCache(cache: string, script: vm.Script): void {
+/**
+ * Writes the script's code cache (with every function compiled so far) and removes older caches of the bundle
+ * at `file`.
+ */
+function saveCache(cache: string, script: vm.Script, file: string): void {
   const temporary = `${cache}.${process.pid}.tmp`;
   try {
     writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
     renameSync(temporary, cache);
     const dir = path.dirname(cache);
-    const prefix = cachePrefix(path.join(__dirname, 'cliMain.js'));
+    const prefix = cachePrefix(file);
     for (const name of readdirSync(dir)) {
       if (name.startsWith(prefix) && path.join(dir, name) !== cache) unlinkSync(path.join(dir, name));
     }
