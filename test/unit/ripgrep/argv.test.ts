@@ -41,11 +41,11 @@ describe('ripgrep argv', () => {
 
   describe('grepArgv', () => {
     const table: [string, string, string, string[]][] = [
-      ['pattern only', 'TODO', '.', ['--no-config', '--json', '--crlf', '--regexp=TODO', '--', '.']],
-      ['leading-dash pattern', '-1', '.', ['--no-config', '--json', '--crlf', '--regexp=-1', '--', '.']],
-      ['flag-like pattern', '--pre=x', 'src', ['--no-config', '--json', '--crlf', '--regexp=--pre=x', '--', 'src']],
-      ['leading-dash path', 'x', '-dir', ['--no-config', '--json', '--crlf', '--regexp=x', '--', '-dir']],
-      ['a pattern naming a carriage return (no --crlf, which rg refuses with it)', '\\r$', '.', ['--no-config', '--json', '--regexp=\\r$', '--', '.']],
+      ['pattern only', 'TODO', '.', ['--no-config', '--json', '--no-require-git', '--crlf', '--regexp=TODO', '--', '.']],
+      ['leading-dash pattern', '-1', '.', ['--no-config', '--json', '--no-require-git', '--crlf', '--regexp=-1', '--', '.']],
+      ['flag-like pattern', '--pre=x', 'src', ['--no-config', '--json', '--no-require-git', '--crlf', '--regexp=--pre=x', '--', 'src']],
+      ['leading-dash path', 'x', '-dir', ['--no-config', '--json', '--no-require-git', '--crlf', '--regexp=x', '--', '-dir']],
+      ['a pattern naming a carriage return (no --crlf, which rg refuses with it)', '\\r$', '.', ['--no-config', '--json', '--no-require-git', '--regexp=\\r$', '--', '.']],
     ];
     for (const [name, pattern, searchPath, expected] of table) {
       it(name, () => {
@@ -55,9 +55,10 @@ describe('ripgrep argv', () => {
       });
     }
 
-    it('selects files by name with a type and keeps dot-files out, never with a whitelisting --glob', () => {
+    it('selects files by name with a type, never with a whitelisting --glob (a --glob=!.* would also drop whitelisted hidden folders)', () => {
       const argv = grepArgv('TODO', '.', { fileNameGlob: '*.{ts,tsx}', pruneGlobs: pruneToDirectory(['src']) });
-      assert.deepEqual(argv.slice(0, 5), ['--no-config', '--json', '--type-add=scoutinclude:*.{ts,tsx}', '--type=scoutinclude', '--glob=!.*']);
+      assert.deepEqual(argv.slice(0, 5), ['--no-config', '--json', '--no-require-git', '--type-add=scoutinclude:*.{ts,tsx}', '--type=scoutinclude']);
+      assert.ok(!argv.includes('--glob=!.*'));
       assert.deepEqual(argv.filter((a) => a.startsWith('--glob=') && !a.startsWith('--glob=!')), [], 'every --glob is an exclusion');
       assertNoModelFlag(argv, ['TODO', '.']);
     });
@@ -66,7 +67,11 @@ describe('ripgrep argv', () => {
       assert.deepEqual(grepArgv('x', '.', { fileNameGlob: '*.ts' }, { output: 'files-with-matches', includeSkipped: true }), [
         '--no-config', '--files-with-matches', '--null', '--no-ignore', '--hidden', ...VCS_EXCLUDES, '--type-add=scoutinclude:*.ts', '--type=scoutinclude', '--crlf', '--regexp=x', '--', '.',
       ]);
-      assert.deepEqual(grepArgv('x', 'src', {}, { output: 'files' }), ['--no-config', '--files', '--null', '--', 'src']);
+      assert.deepEqual(grepArgv('x', 'src', {}, { output: 'files' }), ['--no-config', '--files', '--null', '--no-require-git', '--', 'src']);
+    });
+
+    it('lists only the hidden names the walk reaches with a type that selects nothing', () => {
+      assert.deepEqual(grepArgv('', '.', { hiddenNamesOnly: true }, { output: 'files' }), ['--no-config', '--files', '--null', '--no-require-git', '--type-add=scoutvisible:[!.]*', '--type-not=scoutvisible', '--', '.']);
     });
   });
 
@@ -94,6 +99,10 @@ describe('ripgrep argv', () => {
         'src/lib2/g': 'x',
         'a b/c d/e': 'x',
         'ignored/inner/f': 'x',
+        'docs/ notes/n.md': 'x',
+        'docs/notes/m.md': 'x',
+        'docs/end /e.md': 'x',
+        'docs/end/e.md': 'x',
         '.ignore': 'ignored/\n',
       });
       try {
@@ -106,6 +115,9 @@ describe('ripgrep argv', () => {
         assert.deepEqual(list(['[id]']), ['[id]/f']);
         assert.deepEqual(list(['a b', 'c d']), ['a b/c d/e']);
         assert.deepEqual(list(['ignored']), [], 'an ignored directory stays ignored');
+        // rg trims a glob's trailing white space: "!/docs/ " would read as "!/docs/" and prune all of docs.
+        assert.deepEqual(list(['docs', ' notes']), ['docs/ notes/n.md']);
+        assert.deepEqual(list(['docs', 'end ']), ['docs/end /e.md']);
       } finally {
         removeTree(root);
       }
