@@ -78,7 +78,8 @@ export async function explainEmptyGrep(call: EmptyGrep, env: ToolEnv, budget: Ex
     }
   }
 
-  const skipped = await listSkipped(call.pattern, target, walk, keeps, counter);
+  // With hidden and ignore rules off, the glob alone decides.
+  const skipped = await listSkipped(call.pattern, target, walk, include?.filter.matches ?? (() => true), counter);
   if (skipped.files.length > 0) {
     const reach = await reachSkipped(skipped.files, target, counter, (dir) =>
       counter.paths(grepArgv(call.pattern, dir, walk, { output: 'files-with-matches', sortByPath: true }), dir, keeps),

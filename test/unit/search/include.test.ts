@@ -103,6 +103,13 @@ describe('grep include', function () {
       assert.deepEqual(files(await grep({ pattern: 'runs-on', include: '.github/**/*.yml' }, { folders: [folder(root)] })), ['.github/workflows/ci.yml', '.github/workflows/release.yml']);
     });
 
+    it('still names a skipped hidden file that matches, when nothing else does', async () => {
+      const out = await grep({ pattern: 'runs-on: hidden$', include: '*.yml' }, { folders: [folder(root)] });
+      assert.deepEqual(out.value.matches, []);
+      assert.match(out.text, /\[1 file that grep skipped \(hidden, or ignored by [^)]*\) has matching lines\. .*"\.hidden\.yml"/);
+      assert.match(out.text, /grep searched 4 files under the workspace folder matching include "\*\.yml"/);
+    });
+
     it('finds names ending with "." and names that start and end with it (not hidden for rg)', async () => {
       assert.deepEqual(files(await grep({ pattern: 'runs-on', include: '*.' }, { folders: [folder(root)] })), ['.x.', 'notes.']);
       assert.deepEqual(files(await grep({ pattern: 'runs-on', include: '.*' }, { folders: [folder(root)] })), ['.eslintrc.yml', '.x.']);
