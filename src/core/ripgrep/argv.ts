@@ -71,8 +71,8 @@ export type GrepOutput =
  *
  * Hidden and ignored files: seed 000 gives glob `--no-ignore --hidden` and grep only `--json`, so grep keeps
  * ripgrep's defaults. It skips hidden files and directories, files ignored by `.gitignore`, `.ignore` and
- * `.rgignore`, and binary files found while walking. One deliberate difference: `--no-require-git` applies
- * `.gitignore` outside a git repository too, as VS Code's own search does (rg alone reads it only inside one). A hidden or ignored file or directory passed as the
+ * `.rgignore`, and binary files found while walking. One deliberate difference: outside a git repository
+ * `.gitignore` applies too, as in VS Code's own search ({@link withNoRequireGit}). A hidden or ignored file or directory passed as the
  * search path is still searched, because rg always searches the paths it is given. `includeSkipped` turns the
  * hidden and ignore rules off (`--no-ignore --hidden`, VCS metadata still excluded) to count what they skip;
  * `binary` searches binary files too (`--binary`), to count those; `sortByPath` lists in path order
@@ -90,7 +90,6 @@ export function grepArgv(
   const output = options.output ?? 'json';
   const argv = ['--no-config', ...(output === 'json' ? ['--json'] : output === 'files' ? ['--files', '--null'] : ['--files-with-matches', '--null'])];
   if (options.includeSkipped) argv.push('--no-ignore', '--hidden', ...VCS_EXCLUDES);
-  else argv.push('--no-require-git');
   if (options.binary) argv.push('--binary');
   if (options.sortByPath) argv.push('--sort=path');
   if (filter.fileNameGlob !== undefined) argv.push(`--type-add=scoutinclude:${filter.fileNameGlob}`, '--type=scoutinclude');
@@ -99,6 +98,16 @@ export function grepArgv(
   if (output !== 'files') argv.push(...(namesCarriageReturn(pattern) ? [] : ['--crlf']), `--regexp=${pattern}`);
   argv.push('--', searchPath);
   return argv;
+}
+
+/**
+ * `argv` (a vector of {@link grepArgv}) with `--no-require-git`, for a workdir outside any git repository: rg
+ * then applies `.gitignore` files there as VS Code's search does (alone, rg reads them only inside a
+ * repository). Inside one the flag is left out, because with it rg no longer finds the `info/exclude` of a
+ * linked worktree (whose `.git` is a file).
+ */
+export function withNoRequireGit(argv: readonly string[]): string[] {
+  return argv[0] === '--no-config' ? ['--no-config', '--no-require-git', ...argv.slice(1)] : ['--no-require-git', ...argv];
 }
 
 /**

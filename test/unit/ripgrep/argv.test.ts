@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { globArgv, grepArgv, pruneToDirectory, VCS_DIRECTORIES } from '../../../src/core/ripgrep/argv';
+import { globArgv, grepArgv, pruneToDirectory, VCS_DIRECTORIES, withNoRequireGit } from '../../../src/core/ripgrep/argv';
 import { RG_PATH } from '../../helpers/searchEnv';
 import { makeTree, removeTree } from '../../helpers/tree';
 
@@ -41,11 +41,11 @@ describe('ripgrep argv', () => {
 
   describe('grepArgv', () => {
     const table: [string, string, string, string[]][] = [
-      ['pattern only', 'TODO', '.', ['--no-config', '--json', '--no-require-git', '--crlf', '--regexp=TODO', '--', '.']],
-      ['leading-dash pattern', '-1', '.', ['--no-config', '--json', '--no-require-git', '--crlf', '--regexp=-1', '--', '.']],
-      ['flag-like pattern', '--pre=x', 'src', ['--no-config', '--json', '--no-require-git', '--crlf', '--regexp=--pre=x', '--', 'src']],
-      ['leading-dash path', 'x', '-dir', ['--no-config', '--json', '--no-require-git', '--crlf', '--regexp=x', '--', '-dir']],
-      ['a pattern naming a carriage return (no --crlf, which rg refuses with it)', '\\r$', '.', ['--no-config', '--json', '--no-require-git', '--regexp=\\r$', '--', '.']],
+      ['pattern only', 'TODO', '.', ['--no-config', '--json', '--crlf', '--regexp=TODO', '--', '.']],
+      ['leading-dash pattern', '-1', '.', ['--no-config', '--json', '--crlf', '--regexp=-1', '--', '.']],
+      ['flag-like pattern', '--pre=x', 'src', ['--no-config', '--json', '--crlf', '--regexp=--pre=x', '--', 'src']],
+      ['leading-dash path', 'x', '-dir', ['--no-config', '--json', '--crlf', '--regexp=x', '--', '-dir']],
+      ['a pattern naming a carriage return (no --crlf, which rg refuses with it)', '\\r$', '.', ['--no-config', '--json', '--regexp=\\r$', '--', '.']],
     ];
     for (const [name, pattern, searchPath, expected] of table) {
       it(name, () => {
@@ -57,7 +57,7 @@ describe('ripgrep argv', () => {
 
     it('selects files by name with a type, never with a whitelisting --glob (a --glob=!.* would also drop whitelisted hidden folders)', () => {
       const argv = grepArgv('TODO', '.', { fileNameGlob: '*.{ts,tsx}', pruneGlobs: pruneToDirectory(['src']) });
-      assert.deepEqual(argv.slice(0, 5), ['--no-config', '--json', '--no-require-git', '--type-add=scoutinclude:*.{ts,tsx}', '--type=scoutinclude']);
+      assert.deepEqual(argv.slice(0, 4), ['--no-config', '--json', '--type-add=scoutinclude:*.{ts,tsx}', '--type=scoutinclude']);
       assert.ok(!argv.includes('--glob=!.*'));
       assert.deepEqual(argv.filter((a) => a.startsWith('--glob=') && !a.startsWith('--glob=!')), [], 'every --glob is an exclusion');
       assertNoModelFlag(argv, ['TODO', '.']);
@@ -67,11 +67,15 @@ describe('ripgrep argv', () => {
       assert.deepEqual(grepArgv('x', '.', { fileNameGlob: '*.ts' }, { output: 'files-with-matches', includeSkipped: true }), [
         '--no-config', '--files-with-matches', '--null', '--no-ignore', '--hidden', ...VCS_EXCLUDES, '--type-add=scoutinclude:*.ts', '--type=scoutinclude', '--crlf', '--regexp=x', '--', '.',
       ]);
-      assert.deepEqual(grepArgv('x', 'src', {}, { output: 'files' }), ['--no-config', '--files', '--null', '--no-require-git', '--', 'src']);
+      assert.deepEqual(grepArgv('x', 'src', {}, { output: 'files' }), ['--no-config', '--files', '--null', '--', 'src']);
+    });
+
+    it('adds --no-require-git after --no-config, for a workdir outside any git repository', () => {
+      assert.deepEqual(withNoRequireGit(grepArgv('x', '.')), ['--no-config', '--no-require-git', '--json', '--crlf', '--regexp=x', '--', '.']);
     });
 
     it('lists only the hidden names the walk reaches with a type that selects nothing', () => {
-      assert.deepEqual(grepArgv('', '.', { hiddenNamesOnly: true }, { output: 'files' }), ['--no-config', '--files', '--null', '--no-require-git', '--type-add=scoutvisible:[!.]*', '--type-not=scoutvisible', '--', '.']);
+      assert.deepEqual(grepArgv('', '.', { hiddenNamesOnly: true }, { output: 'files' }), ['--no-config', '--files', '--null', '--type-add=scoutvisible:[!.]*', '--type-not=scoutvisible', '--', '.']);
     });
   });
 
