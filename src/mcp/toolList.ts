@@ -1,15 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { TOOLS } from '../core/registry';
 import type { ToolName } from '../core/tool';
-import manifest from '../../package.json';
-
-/** One entry of package.json `contributes.languageModelTools`, the fields the MCP server serves. */
-interface LanguageModelToolDeclaration {
-  readonly name: string;
-  readonly displayName: string;
-  readonly modelDescription: string;
-  readonly inputSchema: Tool['inputSchema'];
-}
+import { toolDeclaration } from '../core/toolDeclarations';
 
 /** The tools that reach the open web; the others read only the workspace. */
 export const WEB_TOOLS: readonly ToolName[] = ['web_search', 'web_fetch'];
@@ -29,15 +21,13 @@ export const WEB_TOOLS: readonly ToolName[] = ['web_search', 'web_fetch'];
  * @throws Error when a registered tool has no declaration in package.json (a build mistake, caught by tests).
  */
 export function mcpToolList(): Tool[] {
-  const declarations = manifest.contributes.languageModelTools as unknown as readonly LanguageModelToolDeclaration[];
   return (Object.keys(TOOLS) as ToolName[]).map((name) => {
-    const declared = declarations.find((d) => d.name === name);
-    if (!declared) throw new Error(`${name} is registered but not declared in package.json contributes.languageModelTools`);
+    const declared = toolDeclaration(name);
     return {
       name,
       title: declared.displayName,
       description: declared.modelDescription,
-      inputSchema: declared.inputSchema,
+      inputSchema: declared.inputSchema as Tool['inputSchema'],
       annotations: WEB_TOOLS.includes(name)
         ? { title: declared.displayName, readOnlyHint: false, openWorldHint: true }
         : { title: declared.displayName, readOnlyHint: true, openWorldHint: false },

@@ -67,6 +67,16 @@ export const USER_SETTINGS = {
 };
 
 /**
+ * Agent mode with the scripted test model (test/agentModel/): tool rows stay visible in the transcript, and
+ * utility requests go to the chat's model, so no banner asks for a utility model.
+ */
+export const AGENT_MODE_SETTINGS = {
+  'chat.agent.enabled': true,
+  'chat.agent.collapseCompletedResponses': false,
+  'chat.byokUtilityModelDefault': 'mainAgent',
+};
+
+/**
  * Machine-scoped settings of the host. The extension host of code-server is a remote one: it reads
  * `machine`-scoped settings from the server's Machine/settings.json and ignores them in User/settings.json.
  * The tests' loopback web servers are on 127.0.0.1, which web_fetch refuses unless allowed here.

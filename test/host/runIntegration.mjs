@@ -17,7 +17,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { packAgentModel, packTestExtension, suiteFiles, testExtensionRoot } from '../integration/build.mjs';
-import { ensureHost, freePort, installVsix, launchChromium, packScout, repoRoot, startCodeServer, USER_SETTINGS, workbenchUrl, writeUserSettings } from './editorHost.mjs';
+import { AGENT_MODE_SETTINGS, ensureHost, freePort, installVsix, launchChromium, packScout, repoRoot, startCodeServer, USER_SETTINGS, workbenchUrl, writeUserSettings } from './editorHost.mjs';
 import { setUiHost } from './uiHost.mjs';
 
 const started = Date.now();
@@ -40,11 +40,7 @@ const WINDOW_TITLES = { folder: 'fixture folder open', multiRoot: 'multi-root wo
 const TEST_USER_SETTINGS = {
   ...USER_SETTINGS,
   'scout.webFetch.autoApprovedDomains': ['127.0.0.1'],
-  // Agent mode with the scripted test model (ui/agentMode.ui.mjs): tool rows stay visible in the transcript,
-  // and utility requests go to the chat's model, so no banner asks for a utility model.
-  'chat.agent.enabled': true,
-  'chat.agent.collapseCompletedResponses': false,
-  'chat.byokUtilityModelDefault': 'mainAgent',
+  ...AGENT_MODE_SETTINGS,
 };
 let phase = 'starting';
 

@@ -7,6 +7,7 @@ import { rawOutputOverflowError } from '../ripgrep/process';
 import { PathListReader, type PathList } from '../ripgrep/pathList';
 import { countOf, saveCompleteResult } from '../spill';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
+import { argumentDescription } from '../toolDeclarations';
 import type { ResolvedTarget } from '../workspace/folders';
 import { pathSchema, patternSchema } from './arguments';
 import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGlob, type ExplainBudget } from './explain';
@@ -20,13 +21,8 @@ import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreada
 
 /** glob's arguments (seed 000): `pattern`, optional directory `path`. */
 export const globInputSchema = z.strictObject({
-  pattern: patternSchema(
-    'glob',
-    'A ripgrep glob selecting files by path. Without a "/" it matches file names at any depth ("*.md", "package.json", "*.{ts,tsx}"), so "*" lists every file. With a "/" it matches the path from the workspace folder ("src/**/*.test.ts"); when that finds nothing under path, it is tried relative to path too ("lib/*.ts" with path "src" reads "src/lib/*.ts"). A leading "./" or "/" anchors it at the workspace folder ("./package.json" is only the top-level one). A folder name ("src", "src/lib/", or "lib" and "**/dist/" at any depth) lists every file under it; the brackets of an existing folder are literal ("app/[id]/*.tsx"); an absolute path inside the workspace folder is read relative to it (one outside is refused). The result says how it read such a pattern. ONE glob: for several, use brace alternation ("*.{ts,txt}"), not a comma-separated list; no "!" exclusions; at most 32 levels of nested braces. Lists hidden and ignored files too; never lists .git, .svn, .hg, .bzr, .jj or .sl contents.',
-  ),
-  path: pathSchema(
-    'Directory to list files under: relative to the workspace folder, or absolute inside it. It names one folder and is never a glob: put wildcards in pattern. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder ("api/src"); without path, only the first folder is listed, and an empty result names other folders that have matches. Characters such as ( ) [ ] in it are taken literally. Version-control folders (.git and the like) are refused.',
-  ),
+  pattern: patternSchema('glob', argumentDescription('glob', 'pattern')),
+  path: pathSchema(argumentDescription('glob', 'path')),
 });
 
 export type GlobArgs = z.infer<typeof globInputSchema>;

@@ -9,6 +9,7 @@ import { RgJsonReader, type RgData, type RgSubmatch } from '../ripgrep/jsonStrea
 import { PathListReader } from '../ripgrep/pathList';
 import { countOf, saveCompleteResult } from '../spill';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
+import { argumentDescription } from '../toolDeclarations';
 import type { ResolvedTarget } from '../workspace/folders';
 import { includeSchema, pathSchema, patternSchema } from './arguments';
 import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGrep, type ExplainBudget } from './explain';
@@ -23,16 +24,9 @@ import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreada
 
 /** grep's arguments (seed 000): `pattern`, optional file-or-directory `path`, optional single `include` glob. */
 export const grepInputSchema = z.strictObject({
-  pattern: patternSchema(
-    'regex',
-    'Regular expression in ripgrep (Rust regex) syntax, matched against each line on its own (it cannot span a line break); case-sensitive unless it starts with (?i). "$" matches at the end of a line, Windows (CRLF) line ends included. Escape literal special characters: "interface\\s+User", "foo\\(", "\\[id\\]", and a literal backslash as "\\\\". No look-around or backreferences.',
-  ),
-  path: pathSchema(
-    'File or directory to search: relative to the workspace folder, or absolute inside it. It names one file or folder and is never a glob: put wildcards in include. Omit it for the whole folder. In a multi-root workspace, start it with a folder name to pick that folder; without path, only the first folder is searched, and an empty result names other folders that have matches. Hidden files, files ignored by .gitignore, .ignore or .rgignore rules, and binary files are skipped while walking a directory; name such a file or directory here to search it (when nothing matches, the result names the path that reaches skipped matches, and binary files that match). Version-control folders (.git and the like) are refused.',
-  ),
-  include: includeSchema(
-    'ONE glob limiting which files are searched, e.g. "*.ts", "*.{ts,tsx}" or "src/**/*.test.ts". It is read like glob\'s pattern: a glob with "/" is matched from the workspace folder (and, when that selects no file under path, relative to path); "./" anchors it at the workspace folder; a folder name such as "src", or "lib" at any depth, means every file under it; the brackets of an existing folder are literal ("app/[id]/*.tsx"). It only narrows: hidden and ignored files stay skipped, so give their folder as path instead. No comma-separated lists, no "!" exclusions, at most 32 levels of nested braces.',
-  ),
+  pattern: patternSchema('regex', argumentDescription('grep', 'pattern')),
+  path: pathSchema(argumentDescription('grep', 'path')),
+  include: includeSchema(argumentDescription('grep', 'include')),
 });
 
 export type GrepArgs = z.infer<typeof grepInputSchema>;
