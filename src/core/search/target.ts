@@ -6,6 +6,7 @@ import { runRipgrep, type RipgrepExit } from '../ripgrep/process';
 import type { ToolEnv } from '../tool';
 import { MissingPathError, resolveTarget, type ResolvedTarget } from '../workspace/folders';
 import { displayPath } from './page';
+import type { SearchProgress } from './progress';
 
 /** A search tool's resolved `path`, and a note when it was read otherwise than written. */
 export interface SearchTarget {
@@ -110,6 +111,7 @@ export function outputPrefixLength(searchPath: string): number {
  *
  * @param timeoutMs ms before rg is stopped; defaults to `scout.search.timeoutMs` (the counts behind an
  *   explanation pass what is left of their own budget).
+ * @param progress started with rg, told of each chunk of output, stopped when rg has exited.
  * Output past `rawOutputMaxBytes` is not a failure: rg is stopped and the exit has `stdoutCut` set (see
  * `overflow.ts`).
  *
@@ -123,9 +125,11 @@ export function runSearch(
   env: ToolEnv,
   onStdout: (chunk: Buffer) => void,
   timeoutMs = env.config.search.timeoutMs,
+  progress?: SearchProgress,
 ): Promise<RipgrepExit> {
   const config = env.config.search;
   env.log.trace(`${tool}: ${env.ripgrepPath} ${JSON.stringify(argv)} in ${target.workdir}`);
+  progress?.start();
   return runRipgrep({
     rgPath: env.ripgrepPath,
     args: argv,
@@ -136,10 +140,17 @@ export function runSearch(
     rawOutputMaxBytes: config.rawOutputMaxBytes,
     rawOutputOverflow: 'truncate',
     stderrMaxBytes: config.stderrMaxBytes,
-    onStdout,
-  }).catch(async (e: unknown) => {
-    throw (e instanceof ToolError && e.code === 'SEARCH_FAILED' && (await unreadableFolder(target.workdir))) || e;
-  });
+    onStdout: progress
+      ? (chunk) => {
+          onStdout(chunk);
+          progress.changed();
+        }
+      : onStdout,
+  })
+    .catch(async (e: unknown) => {
+      throw (e instanceof ToolError && e.code === 'SEARCH_FAILED' && (await unreadableFolder(target.workdir))) || e;
+    })
+    .finally(() => progress?.stop());
 }
 
 /**
