@@ -1,7 +1,8 @@
 // Entry of dist/mcp.js: `node dist/cli.js mcp` loads it (and with it the MCP SDK) only for that command.
 import * as os from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { stderrLogger } from '../cli/env';
+import { setHostAdvice } from '../core/hostAdvice';
+import { CLI_ADVICE, stderrLogger } from '../cli/env';
 import type { CliSettings } from '../cli/flags';
 import { describeTransportError } from './diagnostics';
 import { InputLines } from './inputLines';
@@ -31,6 +32,8 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  *   for any other reason (said on stderr).
  */
 export async function serveMcp(settings: CliSettings): Promise<number> {
+  // This bundle holds its own copy of the core, so it sets the advice of its errors itself.
+  setHostAdvice(CLI_ADVICE);
   const log = stderrLogger(settings.verbose);
   const cwd = process.cwd();
   const home = os.homedir();

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { ToolError } from '../errors';
+import { hostAdvice } from '../hostAdvice';
 
 /** Where {@link locateRipgrep} may look, and how it checks a candidate. Pure: every input is explicit. */
 export interface RipgrepSearchPlaces {
@@ -99,7 +100,7 @@ export function locateRipgrep(places: RipgrepSearchPlaces): LocatedRipgrep {
   tried.push(dirs.length ? `${exe} in the PATH directories ${dirs.join(', ')}` : `${exe} on PATH (PATH is empty)`);
   throw new ToolError(
     'SEARCH_FAILED',
-    `ripgrep (rg) was not found. Places tried: ${tried.join('; ')}. Install ripgrep or set scout.ripgrepPath to the rg binary.`,
+    `ripgrep (rg) was not found. Places tried: ${tried.join('; ')}. Install ripgrep, or ${hostAdvice().ripgrepPath('the rg binary')}.`,
   );
 }
 

@@ -18,6 +18,7 @@ import { sampleAcrossBranches } from './sample';
 import { SearchProgress } from './progress';
 import { outputPrefixLength, runSearch, workdirNote } from './target';
 import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreadable';
+import { hostAdvice } from '../hostAdvice';
 
 /** glob's arguments (seed 000): `pattern`, optional directory `path`. */
 export const globInputSchema = z.strictObject({
@@ -201,7 +202,7 @@ async function listFiles(pattern: string, target: ResolvedTarget, env: ToolEnv, 
   if (cut && list.paths.length === 0) throw rawOutputOverflowError(env.config.search.rawOutputMaxBytes);
   // `--null` ends every path with a NUL byte, so anything else is not rg's list (a broken or foreign binary).
   if (!cut && !list.endsWithNul) {
-    throw new ToolError('SEARCH_FAILED', `${env.ripgrepPath} printed something other than a list of files. Check that scout.ripgrepPath names a real ripgrep, or clear it to use the editor's own.`);
+    throw new ToolError('SEARCH_FAILED', `${env.ripgrepPath} printed something other than a list of files. Check that it is a real ripgrep, or ${hostAdvice().ripgrepPath('a real one')}.`);
   }
   return { list, outcome, cut };
 }
