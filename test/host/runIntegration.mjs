@@ -27,6 +27,8 @@ const started = Date.now();
 const timeoutMs = Number(process.env.SCOUT_TEST_TIMEOUT_MS ?? 900_000);
 /** ms one window's in-host suites may take before the run fails. */
 const WINDOW_TIMEOUT_MS = 300_000;
+/** ms a workbench page may take to load (playwright's default is 30 s). */
+const NAVIGATION_TIMEOUT_MS = 120_000;
 /** How long the first try at opening a further window (multi-root, empty) may take before it is opened again. */
 const WINDOW_RETRY_MS = 90_000;
 /** Issue 2: the VSIX stays under 1 MB. */
@@ -108,7 +110,8 @@ try {
 
   const reports = [];
   phase = 'running the in-host suites with a folder open';
-  await page.goto(workbenchUrl(server.url, workspace));
+  // The workbench's scripts are megabytes; on a busy machine its load event takes longer than playwright's 30 s.
+  await page.goto(workbenchUrl(server.url, workspace), { timeout: NAVIGATION_TIMEOUT_MS });
   reports.push(await waitForReport(results, 'folder', server));
 
   let uiFailures = 0;
@@ -203,7 +206,7 @@ async function openWindowForReport(browser, url, dir, window, server, pageErrors
   for (let attempt = 1; ; attempt++) {
     const tab = await browser.newPage();
     tab.on('pageerror', (e) => pageErrors.push(String(e)));
-    await tab.goto(url);
+    await tab.goto(url, { timeout: NAVIGATION_TIMEOUT_MS });
     try {
       return await waitForReport(dir, window, server, attempt === 1 ? WINDOW_RETRY_MS : WINDOW_TIMEOUT_MS);
     } catch (e) {
