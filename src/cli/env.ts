@@ -2,13 +2,25 @@ import { closeSync, lstatSync, openSync, readdirSync, unlinkSync, writeSync } fr
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { HostAdvice } from '../core/hostAdvice';
 import { KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, webSearchSecretName } from '../core/config';
-import { isExecutableFile, locateRipgrep, packagedRipgrepRoot } from '../core/ripgrep/locate';
+import { isExecutableFile, locateRipgrep, packagedRipgrepRoot, platformPackage } from '../core/ripgrep/locate';
 import type { Logger, SpillText, SpillWriter, ToolName } from '../core/tool';
 import type { WorkspaceFolderRef } from '../core/workspace/folders';
 
 // What a host outside VS Code gives the tools (the one-shot CLI and the MCP server, `node dist/cli.js mcp`):
 // ripgrep found once, complete results in temp files, API keys from the environment, diagnostics on stderr.
+
+/**
+ * The advice of Scout's CLI and MCP server (see `HostAdvice`): their flags, which an MCP user puts among the
+ * server's arguments in the client's configuration. Both connect directly: Node's HTTP client reads no proxy
+ * settings.
+ */
+export const CLI_ADVICE: HostAdvice = {
+  allowPrivateHost: (host) => `pass --allow-private-host ${host} to Scout (for the MCP server: among its arguments in the client's configuration)`,
+  ripgrepPath: (binary) => `pass --rg with ${binary} to Scout (for the MCP server: among its arguments in the client's configuration)`,
+  network: 'Check the network connection: the CLI and the MCP server connect directly, through no proxy.',
+};
 
 /** The workspace folder for directory `dir` (made absolute), named after its last segment. */
 export function folderAt(dir: string): WorkspaceFolderRef {
@@ -18,7 +30,7 @@ export function folderAt(dir: string): WorkspaceFolderRef {
 
 /**
  * The rg binary to spawn, found on the first call and remembered: `rgPath` (`--rg`, checked by the caller) as
- * given, else the packaged `@vscode/ripgrep-universal` binary, else rg on PATH. Where it came from is logged
+ * given, else the binary of the `@vscode/ripgrep` dependency, else rg on PATH. Where it came from is logged
  * (info), skipped candidates as warnings. Lazy, so a host whose calls never run rg needs none.
  *
  * @throws ToolError from `locateRipgrep` when there is no rg at all (the calling tool's error).
@@ -32,23 +44,18 @@ export function ripgrepLocator(rgPath: string | undefined, log: Logger): () => s
     }
     if (found === undefined) {
       const located = locateRipgrep({
-        appRoot: packagedRipgrepRoot(),
+        packageRoot: packagedRipgrepRoot(),
         platform: process.platform,
         arch: process.arch,
         pathEnv: process.env.PATH,
         exists: isExecutableFile,
       });
       for (const skipped of located.skipped) log.warn(`ripgrep not found at ${skipped}`);
-      log.info(`using ripgrep ${located.path} (${located.source === 'appRoot' ? `bundled ${bundledPackage(located.path)}` : 'found on PATH'})`);
+      log.info(`using ripgrep ${located.path} (${located.source === 'package' ? `bundled ${platformPackage(process.platform, process.arch)}` : 'found on PATH'})`);
       found = located.path;
     }
     return found;
   };
-}
-
-/** The npm package a bundled rg path lies in: `@vscode/ripgrep-universal`, or the legacy `@vscode/ripgrep`. */
-function bundledPackage(rgPath: string): string {
-  return rgPath.split(path.sep).includes('ripgrep-universal') ? '@vscode/ripgrep-universal' : '@vscode/ripgrep';
 }
 
 /**

@@ -138,7 +138,7 @@ export const CLI_FLAGS: CliFlag[] = [
     },
   },
   { name: '--json', only: 'tool', help: 'print the canonical result value as JSON instead of the model text', apply: (s) => (s.json = true) },
-  { name: '--rg', value: 'PATH', help: 'ripgrep binary to run, an executable file (default: the packaged @vscode/ripgrep-universal, then rg on PATH)', apply: (s, v) => (s.rgPath = v!) },
+  { name: '--rg', value: 'PATH', help: 'ripgrep binary to run, an executable file (default: the one of the @vscode/ripgrep dependency, then rg on PATH)', apply: (s, v) => (s.rgPath = v!) },
   {
     name: '--config',
     value: 'KEY=VALUE',

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { formatToolError, isToolError, ToolError } from '../core/errors';
 import { isExecutableFile } from '../core/ripgrep/locate';
 import type { ToolEnv, ToolName } from '../core/tool';
-import { environmentSecret, folderAt, ripgrepLocator, stderrLogger, tempFileSpill } from './env';
+import { setHostAdvice } from '../core/hostAdvice';
+import { CLI_ADVICE, environmentSecret, folderAt, ripgrepLocator, stderrLogger, tempFileSpill } from './env';
 import { MCP_COMMAND, parseCommandLine, usage, UsageError, type CliSettings } from './flags';
 import { CLI_TOOL_NAMES, isCliTool, loadTool } from './tools';
 
@@ -19,6 +20,7 @@ import { CLI_TOOL_NAMES, isCliTool, loadTool } from './tools';
  * stdout early (`| head`) ends the CLI quietly: the rest of the output is dropped and the status is unchanged.
  */
 async function main(argv: readonly string[]): Promise<number> {
+  setHostAdvice(CLI_ADVICE);
   const tools = CLI_TOOL_NAMES;
   let line;
   try {

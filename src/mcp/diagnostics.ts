@@ -46,13 +46,16 @@ export function oneLineError(e: unknown): string {
  */
 export function describeTransportError(error: Error): string {
   const issues = zodIssues(error);
-  if (issues) {
-    // zod reports an id of the wrong type (null, 1.5, an object) as a key the notification schema does not know.
-    const badId = issues[0]?.code === 'unrecognized_keys' && issues[0].path.length === 0 && (issues[0] as { keys?: unknown[] }).keys?.includes('id');
-    return oneLine(`skipped a line that is not a JSON-RPC 2.0 message (${badId ? 'id: must be a string or an integer' : describeIssues(issues)})`);
-  }
+  if (issues) return oneLine(`skipped a line that is not a JSON-RPC 2.0 message (${describeMessageIssues(issues)})`);
   if (error instanceof SyntaxError) return oneLine(`skipped a line that is not JSON (${error.message})`);
   return oneLineError(error);
+}
+
+/** Why the SDK's `JSONRPCMessageSchema` refused a message (its `issues`), as one clause such as `params: expected object, received string`. */
+export function describeMessageIssues(issues: readonly ZodIssueLike[]): string {
+  // zod reports an id of the wrong type (null, 1.5, an object) as a key the notification schema does not know.
+  const badId = issues[0]?.code === 'unrecognized_keys' && issues[0].path.length === 0 && (issues[0] as { keys?: unknown[] }).keys?.includes('id');
+  return badId ? 'id: must be a string or an integer' : describeIssues(issues);
 }
 
 function zodIssues(e: unknown): ZodIssueLike[] | undefined {

@@ -1,5 +1,6 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { describeMessageIssues } from './diagnostics';
 
 /** A line of input that was too long to read, and so was dropped unread. */
 export interface OverlongLine {
@@ -31,6 +32,12 @@ export class InputLines extends Transform {
   constructor(
     private readonly maxLineBytes: number,
     private readonly onOverlong: (line: OverlongLine) => void,
+    /**
+     * Gets each line that holds no JSON-RPC message ({@link UnreadableLine}), which is then dropped; without
+     * it such lines pass on. The SDK's transport reports these lines to its own error handler only and answers
+     * nothing, not even a request with a usable id, so its client would wait for its own timeout.
+     */
+    private readonly onUnreadable?: (line: UnreadableLine) => void,
   ) {
     super({ readableObjectMode: true });
   }
@@ -70,7 +77,10 @@ export class InputLines extends Transform {
     if (this.scanner) {
       this.onOverlong({ bytes: this.lineBytes, id: this.scanner.id });
     } else if (!isBlank(this.held, this.lineBytes)) {
-      this.push(Buffer.concat([...this.held, LINE_FEED]));
+      const line = Buffer.concat([...this.held, LINE_FEED]);
+      const problem = this.onUnreadable && unreadable(line);
+      if (problem) this.onUnreadable!({ bytes: this.lineBytes, ...problem });
+      else this.push(line);
     }
     this.held = [];
     this.lineBytes = 0;
@@ -79,6 +89,37 @@ export class InputLines extends Transform {
 }
 
 const LINE_FEED = Buffer.from('\n');
+
+/** A line that holds no JSON-RPC message: what {@link InputLines} tells its `onUnreadable`. */
+export interface UnreadableLine {
+  /** Its length in bytes, without the line feed. */
+  readonly bytes: number;
+  /**
+   * `parse`: not JSON; `not-object`: JSON, but an array (a batch) or a bare value; `invalid`: an object that is
+   * not a JSON-RPC 2.0 message as the SDK reads one (`reason` says why).
+   */
+  readonly problem: 'parse' | 'not-object' | 'invalid';
+  /** For `invalid`: the SDK's first complaint, one line. */
+  readonly reason?: string;
+  /** For `invalid`: its `id` when that is a string or an integer (so the answer can name it). */
+  readonly id?: RequestId;
+}
+
+/** Why `line` (UTF-8 JSON text) holds no message the SDK reads, or undefined when it holds one. */
+function unreadable(line: Buffer): Omit<UnreadableLine, 'bytes'> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line.toString('utf8'));
+  } catch {
+    return { problem: 'parse' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'not-object' };
+  const checked = JSONRPCMessageSchema.safeParse(value);
+  if (checked.success) return undefined;
+  const id = (value as { id?: unknown }).id;
+  const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? { id } : {};
+  return { problem: 'invalid', reason: describeMessageIssues(checked.error.issues), ...usableId };
+}
 
 /** True when the line is empty or holds only spaces, tabs and carriage returns. */
 function isBlank(segments: readonly Buffer[], bytes: number): boolean {

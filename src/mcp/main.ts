@@ -1,7 +1,8 @@
 // Entry of dist/mcp.js: `node dist/cli.js mcp` loads it (and with it the MCP SDK) only for that command.
 import * as os from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { stderrLogger } from '../cli/env';
+import { setHostAdvice } from '../core/hostAdvice';
+import { CLI_ADVICE, stderrLogger } from '../cli/env';
 import type { CliSettings } from '../cli/flags';
 import { describeTransportError } from './diagnostics';
 import { InputLines } from './inputLines';
@@ -24,17 +25,24 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * (Node's exit hooks still kill rg).
  *
  * Input reaches the SDK's transport line by line through {@link InputLines}: a line over the SDK's limit is
- * refused (and its request answered with an error) instead of ending the server.
+ * refused (and its request answered with an error) instead of ending the server, and a line that is not a
+ * JSON object gets JSON-RPC's parse error (-32700) or invalid request (-32600).
  *
  * @returns the exit status: 0 after stdin closed or a signal, 1 when stdout was gone or the connection closed
  *   for any other reason (said on stderr).
  */
 export async function serveMcp(settings: CliSettings): Promise<number> {
+  // This bundle holds its own copy of the core, so it sets the advice of its errors itself.
+  setHostAdvice(CLI_ADVICE);
   const log = stderrLogger(settings.verbose);
   const cwd = process.cwd();
   const home = os.homedir();
   const { server, settled } = createScoutServer(settings, log, cwd, home);
-  const lines = new InputLines(STDIO_LINE_MAX_BYTES, (line) => transport.rejectOverlong(line));
+  const lines = new InputLines(
+    STDIO_LINE_MAX_BYTES,
+    (line) => transport.rejectOverlong(line),
+    (line) => transport.rejectUnreadable(line),
+  );
   // InputLines passes one line of at most STDIO_LINE_MAX_BYTES per chunk; the transport's buffer gets room for two.
   const transport = new GuardedTransport(new StdioServerTransport(lines, process.stdout, { maxBufferSize: 2 * (STDIO_LINE_MAX_BYTES + 1) }), log);
 

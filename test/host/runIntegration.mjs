@@ -1,5 +1,8 @@
 // `npm run test:integration`: Scout's integration tests in a real VS Code (code-server 4.139.1 = VS Code
-// 1.139.1) driven through Debian Chromium.
+// 1.139.1) driven through Debian Chromium. `--host=oldest` (`npm run test:integration:oldest`) runs them in
+// code-server 4.96.4 = VS Code 1.96, the oldest version engines.vscode admits: the in-host suites of all three
+// windows, without the UI tests, which drive the current workbench (its chat view, agent mode with the
+// scripted test model, which needs the chat-provider API of later versions, and its DOM) and say so.
 //
 // 1. installs/caches the editor host (install.sh), packs Scout (`npm run package` → scout.vsix) and installs
 //    the VSIX into a fresh extensions folder, next to the test extension (test/integration/) and the
@@ -24,12 +27,14 @@ const started = Date.now();
 const timeoutMs = Number(process.env.SCOUT_TEST_TIMEOUT_MS ?? 900_000);
 /** ms one window's in-host suites may take before the run fails. */
 const WINDOW_TIMEOUT_MS = 300_000;
+/** ms a workbench page may take to load (playwright's default is 30 s). */
+const NAVIGATION_TIMEOUT_MS = 120_000;
 /** How long the first try at opening a further window (multi-root, empty) may take before it is opened again. */
 const WINDOW_RETRY_MS = 90_000;
 /** Issue 2: the VSIX stays under 1 MB. */
 const MAX_VSIX_BYTES = 1_000_000;
-/** code-server 4.139.1 ships VS Code 1.139.1; the suites must have run in it. */
-const EXPECTED_VSCODE = '1.139.';
+/** Which editor host (see HOSTS in editorHost.mjs): `--host=oldest`, else the current one. */
+const hostName = process.argv.find((a) => a.startsWith('--host='))?.slice('--host='.length) ?? 'current';
 /** How the report of each window kind (see test/integration/report.ts) is headed. */
 const WINDOW_TITLES = { folder: 'fixture folder open', multiRoot: 'multi-root workspace', emptyWindow: 'no folder open' };
 /**
@@ -60,7 +65,11 @@ let failed = true;
 const pageErrors = [];
 try {
   phase = 'installing the editor host';
-  const host = await ensureHost();
+  const host = await ensureHost(hostName);
+  /** The suites must have run in the VS Code this host ships. */
+  const EXPECTED_VSCODE = host.vscode;
+  const withUi = host.name === 'current';
+  if (!withUi) say(`editor host ${host.name} (VS Code ${host.vscode}x): the in-host suites only; the UI tests and the agent-mode test model need the current workbench and chat API`);
 
   phase = 'packing and installing Scout, the test extension and the test model';
   const extensionsDir = path.join(tmp, 'extensions');
@@ -68,7 +77,7 @@ try {
   const vsixFiles = await Promise.all([
     packScout(),
     packTestExtension(path.join(tmp, 'scout-integration-tests.vsix')),
-    packAgentModel(path.join(tmp, 'scout-agent-model.vsix')),
+    ...(withUi ? [packAgentModel(path.join(tmp, 'scout-agent-model.vsix'))] : []),
   ]);
   const vsixBytes = statSync(vsixFiles[0]).size;
   say(`scout.vsix is ${(vsixBytes / 1024).toFixed(0)} KiB`);
@@ -97,13 +106,16 @@ try {
 
   const reports = [];
   phase = 'running the in-host suites with a folder open';
-  await page.goto(workbenchUrl(server.url, workspace));
+  // The workbench's scripts are megabytes; on a busy machine its load event takes longer than playwright's 30 s.
+  await page.goto(workbenchUrl(server.url, workspace), { timeout: NAVIGATION_TIMEOUT_MS });
   reports.push(await waitForReport(results, 'folder', server));
 
   let uiFailures = 0;
   let uiPasses = 0;
   const uiFiles = readdirSync(path.join(testExtensionRoot, 'ui')).filter((f) => f.endsWith('.ui.mjs')).sort();
-  if (uiFiles.length) {
+  if (uiFiles.length && !withUi) {
+    console.log(`\n── UI tests: ${uiFiles.length} files skipped on VS Code ${host.vscode}x (they drive the current workbench and agent mode) ──`);
+  } else if (uiFiles.length) {
     phase = 'running the UI tests';
     setUiHost({ page, baseUrl: server.url, folder: workspace, userDataDir, resultsDir: results, workbenchUrl: (folder) => workbenchUrl(server.url, folder) });
     ({ passes: uiPasses, failures: uiFailures } = await runUiTests(uiFiles.map((f) => path.join(testExtensionRoot, 'ui', f)), page));
@@ -190,7 +202,7 @@ async function openWindowForReport(browser, url, dir, window, server, pageErrors
   for (let attempt = 1; ; attempt++) {
     const tab = await browser.newPage();
     tab.on('pageerror', (e) => pageErrors.push(String(e)));
-    await tab.goto(url);
+    await tab.goto(url, { timeout: NAVIGATION_TIMEOUT_MS });
     try {
       return await waitForReport(dir, window, server, attempt === 1 ? WINDOW_RETRY_MS : WINDOW_TIMEOUT_MS);
     } catch (e) {

@@ -3,6 +3,7 @@ import { showControlPictures } from '../controlCharacters';
 import { quoteValue, ToolError } from '../errors';
 import type { RipgrepExit } from './process';
 import { readStderr, withToolAdvice, type PathProblem } from './stderr';
+import { hostAdvice } from '../hostAdvice';
 
 /**
  * First lines rg 13–15 prints when it rejects a regex or a glob before searching (exit 2). Matched against
@@ -78,7 +79,7 @@ export function interpretExit(exit: RipgrepExit, args: PatternArguments): Ripgre
   const unknown = `${exit.stderrTruncated ? '[stderr truncated] …' : ''}${excerpt(rgText.replace(/'[^'\n]*'|"[^"\n]*"/g, '…'))}`;
   throw new ToolError(
     'SEARCH_FAILED',
-    `ripgrep failed (exit status ${exit.exitCode})${unknown ? `:\n${unknown}\n` : '. '}Try the search again; if it fails again, check scout.ripgrepPath or narrow path.`,
+    `ripgrep failed (exit status ${exit.exitCode})${unknown ? `:\n${unknown}\n` : '. '}Try the search again; if it fails again, narrow path, or ${hostAdvice().ripgrepPath('another rg binary')}.`,
   );
 }
 

@@ -1,6 +1,7 @@
 import { ToolError } from '../errors';
 import { RecordSplitter } from './records';
 import { latin1Slice, utf8Slice } from './bufferSlices';
+import { hostAdvice } from '../hostAdvice';
 
 /**
  * rg's encoding of arbitrary bytes in `--json` output: `{ text }` when the bytes are valid UTF-8, otherwise
@@ -389,6 +390,6 @@ function isMatchData(value: unknown): value is RawMatchData {
 function malformed(start: number, end: number): ToolError {
   return new ToolError(
     'SEARCH_FAILED',
-    `ripgrep produced output Scout could not read (a line of ${end - start} bytes that is not one of rg's JSON messages). This rg may be too old or not ripgrep; set scout.ripgrepPath to ripgrep 13 or later.`,
+    `ripgrep produced output Scout could not read (a line of ${end - start} bytes that is not one of rg's JSON messages). This rg may be too old or not ripgrep; ${hostAdvice().ripgrepPath('ripgrep 13 or later')}.`,
   );
 }

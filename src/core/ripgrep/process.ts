@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ToolError } from '../errors';
+import { hostAdvice } from '../hostAdvice';
 
 /** One rg run: what to spawn, where, and the budgets it must stay within. */
 export interface RipgrepRunOptions {
@@ -253,7 +254,7 @@ function abortedError(reason: StopReason, options: Pick<RipgrepRunOptions, 'time
 
 function launchError(rgPath: string, e: unknown): ToolError {
   const message = e instanceof Error ? e.message : String(e);
-  return new ToolError('SEARCH_FAILED', `ripgrep could not be started from ${rgPath} (${message}). Check that the file exists and is executable, or set scout.ripgrepPath.`);
+  return new ToolError('SEARCH_FAILED', `ripgrep could not be started from ${rgPath} (${message}). Check that the file exists and is executable, or ${hostAdvice().ripgrepPath('another rg binary')}.`);
 }
 
 /** Keeps the last `max` bytes of a byte stream, compacting only when twice that is held. */

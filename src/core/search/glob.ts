@@ -16,8 +16,10 @@ import { rawOutputCutNote } from './overflow';
 import { readingNotes, resolveSearchCall } from './patterns';
 import { rereadings } from './rereadings';
 import { sampleAcrossBranches } from './sample';
+import { SearchProgress } from './progress';
 import { outputPrefixLength, runSearch, workdirNote } from './target';
 import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreadable';
+import { hostAdvice } from '../hostAdvice';
 
 /** glob's arguments (seed 000): `pattern`, optional directory `path`. */
 export const globInputSchema = z.strictObject({
@@ -184,7 +186,10 @@ interface Listing {
 async function listFiles(pattern: string, target: ResolvedTarget, env: ToolEnv, value: string): Promise<Listing> {
   // rg --sort=modified prints the whole list at once when it is done; each chunk is decoded as it arrives.
   const reader = new PathListReader(outputPrefixLength(target.relPath));
-  const exit = await runSearch('glob', globArgv(pattern, target.relPath), target, env, (chunk) => reader.push(chunk));
+  // No count until rg is done walking (it prints the sorted list then): the messages say how long it has walked.
+  const started = Date.now();
+  const progress = new SearchProgress(env.progress, () => `Listing files under ${displayPath(target.workdir)}${Date.now() - started >= 1000 ? ` (${Math.floor((Date.now() - started) / 1000)} s)` : ''}`);
+  const exit = await runSearch('glob', globArgv(pattern, target.relPath), target, env, (chunk) => reader.push(chunk), undefined, progress);
   const outcome = interpretExit(exit, { glob: { name: 'pattern', value } });
   if (outcome.warnings.length) env.log.warn(`glob: ripgrep said: ${outcome.warnings.join('\n')}`);
   const cut = exit.stdoutCut === true;
@@ -193,7 +198,7 @@ async function listFiles(pattern: string, target: ResolvedTarget, env: ToolEnv, 
   if (cut && list.paths.length === 0) throw rawOutputOverflowError(env.config.search.rawOutputMaxBytes);
   // `--null` ends every path with a NUL byte, so anything else is not rg's list (a broken or foreign binary).
   if (!cut && !list.endsWithNul) {
-    throw new ToolError('SEARCH_FAILED', `${env.ripgrepPath} printed something other than a list of files. Check that scout.ripgrepPath names a real ripgrep, or clear it to use the editor's own.`);
+    throw new ToolError('SEARCH_FAILED', `${env.ripgrepPath} printed something other than a list of files. Check that it is a real ripgrep, or ${hostAdvice().ripgrepPath('a real one')}.`);
   }
   return { list, outcome, cut };
 }

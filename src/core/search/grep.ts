@@ -19,6 +19,7 @@ import { count, displayNonUtf8Path, displayPath, joinPieces, layoutEmpty, layout
 import { readingNotes, resolveSearchCall, type ReadGlob } from './patterns';
 import { includeRereading } from './rereadings';
 import { previewLine } from './preview';
+import { SearchProgress } from './progress';
 import { outputPrefixLength, runSearch, workdirNote } from './target';
 import { unreadableNotes, unreadablePaths, type UnreadablePath } from './unreadable';
 
@@ -180,7 +181,12 @@ async function searchMatches(args: GrepArgs, target: ResolvedTarget, glob: ReadG
   // Hidden names the file type let through are kept for now and confirmed below.
   const groups = collectMatches(outputPrefixLength(target.relPath), env.config.search.grepMaxLineBytes, include?.exact === false ? include.matches : undefined);
   const reader = new RgJsonReader(groups.add);
-  const exit = await runSearch('grep', grepArgv(args.pattern, target.relPath, include?.walk), target, env, (chunk) => reader.push(chunk));
+  const progress = new SearchProgress(env.progress, () => {
+    const { files, matches } = groups.counts();
+    return matches === 0 ? `Searching ${displayPath(target.workdir)}` : `${countOf(matches, 'match', 'matches')} in ${countOf(files, 'file')} so far`;
+  });
+  const argv = grepArgv(args.pattern, target.relPath, include?.walk);
+  const exit = await runSearch('grep', argv, target, env, (chunk) => reader.push(chunk), undefined, progress);
   // A cut output ends inside a message, which is dropped with the rest.
   if (!exit.stdoutCut) reader.end();
   const outcome = interpretExit(exit, { regex: { name: 'pattern', value: args.pattern }, ...(args.include === undefined ? {} : { glob: { name: 'include', value: args.include } }) });
@@ -218,6 +224,8 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
   const groups: FileGroup[] = [];
   let lastPath: RgData | undefined;
   let last: FileGroup | undefined;
+  let keptFiles = 0;
+  let keptMatches = 0;
 
   const newGroup = (path: RgData): FileGroup => {
     let group: FileGroup;
@@ -237,14 +245,18 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
   };
 
   return {
+    /** The files and matches kept so far (progress while rg runs). */
+    counts: () => ({ files: keptFiles, matches: keptMatches }),
     add: (path: RgData, line: string, lineNumber: number, submatches: readonly RgSubmatch[], lineBase64: string | undefined): void => {
       // The reader hands consecutive matches of one file the same path object.
       if (path !== lastPath || !last) {
         if (last) finish(last);
         lastPath = path;
         last = newGroup(path);
+        if (last.kept) keptFiles += 1;
       }
       if (!last.kept) return;
+      keptMatches += 1;
       const match: GrepMatch =
         last.pathBase64 === '' && lineBase64 === undefined
           ? { path: last.path, lineNumber, line, submatches }

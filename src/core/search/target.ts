@@ -7,6 +7,7 @@ import { runRipgrep, type RipgrepExit } from '../ripgrep/process';
 import type { ToolEnv } from '../tool';
 import { MissingPathError, resolveTarget, type ResolvedTarget } from '../workspace/folders';
 import { displayPath } from './page';
+import type { SearchProgress } from './progress';
 
 /** A search tool's resolved `path`, and a note when it was read otherwise than written. */
 export interface SearchTarget {
@@ -111,6 +112,7 @@ export function outputPrefixLength(searchPath: string): number {
  *
  * @param timeoutMs ms before rg is stopped; defaults to `scout.search.timeoutMs` (the counts behind an
  *   explanation pass what is left of their own budget).
+ * @param progress started with rg, told of each chunk of output, stopped when rg has exited.
  * Output past `rawOutputMaxBytes` is not a failure: rg is stopped and the exit has `stdoutCut` set (see
  * `overflow.ts`).
  *
@@ -124,10 +126,12 @@ export async function runSearch(
   env: ToolEnv,
   onStdout: (chunk: Buffer) => void,
   timeoutMs = env.config.search.timeoutMs,
+  progress?: SearchProgress,
 ): Promise<RipgrepExit> {
   const config = env.config.search;
   const args = tool === 'grep' && !argv.includes('--no-ignore') && (await outsideGitRepository(target.workdir)) ? withNoRequireGit(argv) : argv;
   env.log.trace(`${tool}: ${env.ripgrepPath} ${JSON.stringify(args)} in ${target.workdir}`);
+  progress?.start();
   return runRipgrep({
     rgPath: env.ripgrepPath,
     args,
@@ -138,10 +142,17 @@ export async function runSearch(
     rawOutputMaxBytes: config.rawOutputMaxBytes,
     rawOutputOverflow: 'truncate',
     stderrMaxBytes: config.stderrMaxBytes,
-    onStdout,
-  }).catch(async (e: unknown) => {
-    throw (e instanceof ToolError && e.code === 'SEARCH_FAILED' && (await unreadableFolder(target.workdir))) || e;
-  });
+    onStdout: progress
+      ? (chunk) => {
+          onStdout(chunk);
+          progress.changed();
+        }
+      : onStdout,
+  })
+    .catch(async (e: unknown) => {
+      throw (e instanceof ToolError && e.code === 'SEARCH_FAILED' && (await unreadableFolder(target.workdir))) || e;
+    })
+    .finally(() => progress?.stop());
 }
 
 /**

@@ -12,9 +12,10 @@ describe('which rg Scout runs, and settings a workspace cannot change', () => {
     fx = await fixture();
   });
 
-  it("runs the editor's own rg under vscode.env.appRoot", async () => {
+  it("runs the editor's own rg under vscode.env.appRoot (@vscode/ripgrep-universal, or @vscode/ripgrep in VS Code 1.96)", async () => {
     const located = (await scoutApi()).ripgrep();
-    const bundled = path.join(vscode.env.appRoot, 'node_modules', '@vscode', 'ripgrep-universal', 'bin', `${process.platform}-${process.arch}`, 'rg');
+    const shipped = vscode.version.startsWith('1.96.') ? ['@vscode', 'ripgrep', 'bin', 'rg'] : ['@vscode', 'ripgrep-universal', 'bin', `${process.platform}-${process.arch}`, 'rg'];
+    const bundled = path.join(vscode.env.appRoot, 'node_modules', ...shipped);
     assert.equal(located.source, 'appRoot');
     assert.equal(located.path, bundled);
   });

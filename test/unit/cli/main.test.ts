@@ -114,7 +114,7 @@ describe('CLI', function () {
     assert.match(given.stderr, new RegExp(`^\\[info\\] using ripgrep ${RG_PATH.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(--rg\\)$`, 'm'));
     const bundled = cli(['glob', '{"pattern":"*.md"}', '--verbose'], root);
     assert.equal(bundled.status, 0, bundled.stderr);
-    assert.match(bundled.stderr, /^\[info\] using ripgrep \S+\/node_modules\/@vscode\/ripgrep-universal\/bin\/\S+\/rg \(bundled @vscode\/ripgrep-universal\)$/m);
+    assert.match(bundled.stderr, /^\[info\] using ripgrep \S+\/node_modules\/@vscode\/ripgrep-linux-x64\/bin\/rg \(bundled @vscode\/ripgrep-linux-x64\)$/m);
   });
 
   it('deletes its own spill files older than 24 hours when it writes a new one, and keeps newer ones', () => {

@@ -60,9 +60,10 @@ describe('MCP server: raw newline-delimited JSON-RPC over stdio', function () {
     assert.deepEqual(replies.map((r) => [r.id, 'result' in r]), [[1, true], [2, true], [3, true]]);
   });
 
-  it('skips a line that is not a JSON-RPC message with a one-line warning, ignores blank lines, and answers an unknown method with an error', async () => {
+  it('answers a line that is not JSON with -32700 and one that is not a JSON-RPC message with -32600, ignores blank lines, and answers an unknown method with an error', async () => {
     const server = rawServer(['--cwd', root]);
-    server.write('this is not json\n{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"wrong"}\n\n   \r\n{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n');
+    const lines = ['this is not json', '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"wrong"}', '', '   \r', '{"jsonrpc":"2.0","id":1.5,"method":"ping"}', '[{"jsonrpc":"2.0","id":7,"method":"ping"}]'];
+    server.write(`${lines.join('\n')}\n`);
     server.send(INITIALIZE);
     await server.reply(1);
     server.send({ jsonrpc: '2.0', id: 2, method: 'prompts/list' });
@@ -70,14 +71,21 @@ describe('MCP server: raw newline-delimited JSON-RPC over stdio', function () {
     const { status, stdout, stderr } = await server.end();
     assert.equal(status, 0, stderr);
     const replies = stdout.trim().split('\n').map((line) => JSON.parse(line));
-    // The SDK's stdio transport drops a message that fails its JSON-RPC schema, even one with an id.
-    assert.deepEqual(replies.map((r) => r.id), [1, 2]);
-    assert.equal(replies[0].result.serverInfo.name, 'scout');
-    assert.equal(replies[1].error.code, -32601, 'a method the server does not offer');
+    const advice = 'Send each JSON-RPC message as one JSON object on its own line.';
+    assert.deepEqual(replies.slice(0, 4), [
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: `Parse error: the line is not JSON. ${advice}` } },
+      { jsonrpc: '2.0', id: 9, error: { code: -32600, message: `Invalid request: the line is not a JSON-RPC 2.0 message (params: expected object, received string). ${advice}` } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid request: the line is not a JSON-RPC 2.0 message (id: must be a string or an integer). ${advice}` } },
+      { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid request: the line is not one JSON-RPC message object (Scout takes no batches). ${advice}` } },
+    ]);
+    assert.deepEqual(replies.slice(4).map((r) => r.id), [1, 2]);
+    assert.equal(replies[4].result.serverInfo.name, 'scout');
+    assert.equal(replies[5].error.code, -32601, 'a method the server does not offer');
     assert.deepEqual(stderr.split('\n').filter(Boolean), [
-      `[warn] MCP: skipped a line that is not JSON (Unexpected token 'h', "this is not json" is not valid JSON)`,
-      '[warn] MCP: skipped a line that is not a JSON-RPC 2.0 message (params: expected object, received string)',
-      '[warn] MCP: skipped a line that is not a JSON-RPC 2.0 message (id: must be a string or an integer)',
+      `[warn] MCP: answered an input line of ${lines[0]!.length} bytes with an error: it is not JSON`,
+      `[warn] MCP: answered an input line of ${lines[1]!.length} bytes with an error: it is not a JSON-RPC 2.0 message (params: expected object, received string)`,
+      `[warn] MCP: answered an input line of ${lines[4]!.length} bytes with an error: it is not a JSON-RPC 2.0 message (id: must be a string or an integer)`,
+      `[warn] MCP: answered an input line of ${lines[5]!.length} bytes with an error: it is not one JSON-RPC message object`,
     ]);
   });
 });

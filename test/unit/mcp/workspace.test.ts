@@ -101,6 +101,7 @@ describe('MCP server: the workspace', function () {
       [root(path.join(elsewhere, 'a-file.txt')), `${path.join(elsewhere, 'a-file.txt')} is a file, not a folder`],
       [{ uri: 'file://fileserver/share/repo' }, 'it names no folder on this machine'],
       [{ uri: 'https://example.com/repo', name: 'remote' }, 'it names no folder on this machine'],
+      [root('/'), '/ is the file system root, too broad to search as a workspace'],
     ] as const;
 
     it('fail the call with NO_WORKSPACE naming the root and why, for each kind of bad root', async () => {
@@ -111,7 +112,7 @@ describe('MCP server: the workspace', function () {
           assert.equal(result.isError, true);
           assert.equal(
             textOf(result),
-            `Error: The client's workspace root is not an existing folder: ${JSON.stringify(bad1.uri)} (${problem}). Open an existing folder in the client, or start the server with --cwd DIR.\n(code: NO_WORKSPACE)`,
+            `Error: The client's workspace root is not a folder Scout can search: ${JSON.stringify(bad1.uri)} (${problem}). Open a project folder in the client, or start the server with --cwd DIR.\n(code: NO_WORKSPACE)`,
           );
         } finally {
           await scout.close();
@@ -180,7 +181,7 @@ describe('MCP server: the workspace', function () {
       }
     });
 
-    it('refuses the home folder too, but not the same folder given with --cwd or as a root', async () => {
+    it('refuses the home folder too, as the working directory and as a root, but not given with --cwd', async () => {
       const home = { HOME: elsewhere };
       const implicit = await connectScout({ cwd: elsewhere, env: home });
       try {
@@ -191,41 +192,75 @@ describe('MCP server: the workspace', function () {
       } finally {
         await implicit.close();
       }
-      const expected = (await cliText('grep', grep, ['--cwd', elsewhere])).text;
-      for (const options of [{ args: ['--cwd', elsewhere] }, { roots: [root(elsewhere)] }]) {
-        const chosen = await connectScout({ cwd: elsewhere, env: home, ...options });
-        try {
-          assert.equal(textOf(await chosen.client.callTool({ name: 'grep', arguments: grep })), expected, JSON.stringify(options));
-          // Started there without --cwd, the server warns at start: it cannot know yet that the client has roots.
-          assert.equal(chosen.stderr() === '', 'args' in options, chosen.stderr());
-        } finally {
-          await chosen.close();
-        }
+      const asRoot = await connectScout({ cwd: api, env: home, roots: [root(elsewhere)] });
+      try {
+        const result = await asRoot.client.callTool({ name: 'grep', arguments: grep });
+        assert.equal(
+          textOf(result),
+          `Error: The client's workspace root is not a folder Scout can search: ${JSON.stringify(root(elsewhere).uri)} (${elsewhere} is your home folder, too broad to search as a workspace). Open a project folder in the client, or start the server with --cwd DIR.\n(code: NO_WORKSPACE)`,
+        );
+      } finally {
+        await asRoot.close();
+      }
+      const chosen = await connectScout({ cwd: elsewhere, env: home, args: ['--cwd', elsewhere] });
+      try {
+        assert.equal(textOf(await chosen.client.callTool({ name: 'grep', arguments: grep })), (await cliText('grep', grep, ['--cwd', elsewhere])).text);
+        assert.equal(chosen.stderr(), '');
+      } finally {
+        await chosen.close();
       }
     });
   });
 
   describe('a client whose roots/list fails', () => {
-    it('is asked once and warned about once, until it says its roots changed', async () => {
-      let failing = true;
+    const unread =
+      'Error: Scout has no workspace folder: the client did not answer roots/list, so Scout does not know which folders it may search. It asks again when the client sends notifications/roots/list_changed. Reopen the folder in the client, or add "--cwd", "/path/to/project" to the server\'s arguments in the client\'s MCP configuration.\n(code: NO_WORKSPACE)';
+
+    it('gets NO_WORKSPACE, never the working directory, is asked once and warned about once, until its roots change', async () => {
+      let answer: 'fail' | 'api' = 'fail';
       const scout = await connectScout({
         cwd: elsewhere,
         rootsHandler: () => {
-          if (failing) throw new McpError(-32601, 'no roots here');
+          if (answer === 'fail') throw new McpError(-32601, 'no roots here');
           return { roots: [root(api)] };
         },
       });
       try {
-        const fallback = (await cliText('grep', grep, ['--cwd', elsewhere])).text;
-        for (let i = 0; i < 3; i++) assert.equal(textOf(await scout.client.callTool({ name: 'grep', arguments: grep })), fallback);
+        for (let i = 0; i < 3; i++) {
+          const result = await scout.client.callTool({ name: 'grep', arguments: grep });
+          assert.deepEqual([result.isError, textOf(result)], [true, unread]);
+        }
         assert.equal(scout.rootsRequests, 1);
         assert.deepEqual(scout.stderr().split('\n').filter(Boolean), [
-          "[warn] roots/list failed (MCP error -32601: no roots here); Scout works without the client's roots until it sends notifications/roots/list_changed",
+          '[warn] roots/list failed (MCP error -32601: no roots here); Scout refuses the tools that search the workspace until the client sends notifications/roots/list_changed',
         ]);
-        failing = false;
+        answer = 'api';
         await scout.client.sendRootsListChanged();
-        assert.equal(textOf(await scout.client.callTool({ name: 'grep', arguments: grep })), (await cliText('grep', grep, ['--cwd', api])).text);
+        const inApi = (await cliText('grep', grep, ['--cwd', api])).text;
+        assert.equal(textOf(await scout.client.callTool({ name: 'grep', arguments: grep })), inApi);
         assert.equal(scout.rootsRequests, 2);
+      } finally {
+        await scout.close();
+      }
+    });
+
+    it('keeps the roots it listed last when a later roots/list fails', async () => {
+      let answer: 'fail' | 'api' = 'api';
+      const scout = await connectScout({
+        cwd: elsewhere,
+        rootsHandler: () => {
+          if (answer === 'fail') throw new McpError(-32603, 'roots unavailable');
+          return { roots: [root(api)] };
+        },
+      });
+      try {
+        const inApi = (await cliText('grep', grep, ['--cwd', api])).text;
+        assert.equal(textOf(await scout.client.callTool({ name: 'grep', arguments: grep })), inApi);
+        answer = 'fail';
+        await scout.client.sendRootsListChanged();
+        for (let i = 0; i < 2; i++) assert.equal(textOf(await scout.client.callTool({ name: 'grep', arguments: grep })), inApi);
+        assert.equal(scout.rootsRequests, 2);
+        assert.match(scout.stderr(), /\[warn\] roots\/list failed \(MCP error -32603: roots unavailable\); Scout keeps the roots it listed last until the client sends notifications\/roots\/list_changed\n$/);
       } finally {
         await scout.close();
       }
@@ -234,12 +269,11 @@ describe('MCP server: the workspace', function () {
     it('by never answering costs one --roots-timeout, not one per call', async () => {
       const scout = await connectScout({ cwd: elsewhere, args: ['--roots-timeout', '200'], rootsHandler: () => new Promise(() => undefined) });
       try {
-        const fallback = (await cliText('grep', grep, ['--cwd', elsewhere])).text;
         const concurrent = await Promise.all([1, 2].map(() => scout.client.callTool({ name: 'grep', arguments: grep })));
         const later = await scout.client.callTool({ name: 'grep', arguments: grep });
-        for (const result of [...concurrent, later]) assert.equal(textOf(result), fallback);
+        for (const result of [...concurrent, later]) assert.equal(textOf(result), unread);
         assert.equal(scout.rootsRequests, 1);
-        assert.match(scout.stderr(), /^\[warn\] roots\/list failed \(MCP error -32001: Request timed out\); Scout works without the client's roots until it sends notifications\/roots\/list_changed\n$/);
+        assert.match(scout.stderr(), /^\[warn\] roots\/list failed \(MCP error -32001: Request timed out\); Scout refuses the tools that search the workspace until the client sends notifications\/roots\/list_changed\n$/);
       } finally {
         await scout.close();
       }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { isToolError } from '../../../src/core/errors';
-import { appRootCandidates, isExecutableFile, locateRipgrep, packagedRipgrepRoot } from '../../../src/core/ripgrep/locate';
+import { appRootCandidates, isExecutableFile, locateRipgrep, packagedRipgrepPath, packagedRipgrepRoot } from '../../../src/core/ripgrep/locate';
 import { RG_PATH } from '../../helpers/searchEnv';
 import { makeTree, removeTree } from '../../helpers/tree';
 
@@ -66,10 +66,22 @@ describe('locateRipgrep', () => {
     assert.throws(() => locateRipgrep({ platform: 'linux', arch: 'x64', exists: () => false }), /rg on PATH \(PATH is empty\)/);
   });
 
-  it('finds the packaged @vscode/ripgrep-universal binary through require.resolve, and it is executable', () => {
+  it('takes the binary of the @vscode/ripgrep dependency after a configured path and before the editor and PATH', () => {
+    const packaged = '/usr/lib/node_modules/scout/node_modules/@vscode/ripgrep-linux-x64/bin/rg';
+    assert.equal(packagedRipgrepPath('/usr/lib/node_modules/scout', 'linux', 'x64'), packaged);
+    assert.equal(packagedRipgrepPath('C:\\npm\\scout', 'win32', 'arm64'), 'C:\\npm\\scout\\node_modules\\@vscode\\ripgrep-win32-arm64\\bin\\rg.exe');
+    const places = { packageRoot: '/usr/lib/node_modules/scout', appRoot, platform: 'linux' as const, arch: 'x64', pathEnv: '/usr/bin' };
+    const everywhere = only(packaged, `${appRoot}/node_modules/@vscode/ripgrep/bin/rg`, '/usr/bin/rg', '/my/rg');
+    assert.deepEqual(locateRipgrep({ ...places, exists: everywhere }), { path: packaged, source: 'package', skipped: [] });
+    assert.equal(locateRipgrep({ ...places, configuredPath: '/my/rg', exists: everywhere }).source, 'configured');
+    const noPackage = locateRipgrep({ ...places, exists: only('/usr/bin/rg') });
+    assert.deepEqual([noPackage.path, noPackage.skipped[0]], ['/usr/bin/rg', `${packaged} (the @vscode/ripgrep dependency)`]);
+  });
+
+  it('finds the binary of the @vscode/ripgrep dependency through require.resolve, and it is executable', () => {
     const root = packagedRipgrepRoot();
-    assert.ok(root, 'the dev dependency resolves');
-    assert.equal(RG_PATH, path.join(root, 'node_modules/@vscode/ripgrep-universal/bin', `${process.platform}-${process.arch}`, 'rg'));
+    assert.ok(root, 'the dependency resolves');
+    assert.equal(RG_PATH, path.join(root, 'node_modules/@vscode', `ripgrep-${process.platform}-${process.arch}`, 'bin', 'rg'));
     assert.ok(isExecutableFile(RG_PATH));
     assert.equal(packagedRipgrepRoot(() => ['/nonexistent/node_modules', path.join(root, 'src')]), undefined);
     assert.equal(packagedRipgrepRoot(() => null), undefined);

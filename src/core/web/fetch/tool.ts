@@ -103,6 +103,29 @@ export function createWebFetchTool(convertWorkerPath: string, options: WebFetchT
  */
 export const webFetchTool = createWebFetchTool(path.join(__dirname, 'convertWorker.js'));
 
+/** ms between two download progress messages of web_fetch (the first comes with the first bytes). */
+const DOWNLOAD_PROGRESS_INTERVAL_MS = 500;
+
+/**
+ * web_fetch's progress while the body arrives: `Downloading <url>: 12.3 KB so far`, at the first bytes and
+ * then at most every {@link DOWNLOAD_PROGRESS_INTERVAL_MS} (decoded bytes, after any Content-Encoding).
+ */
+function downloadProgress(progress: NonNullable<ToolEnv['progress']>, url: string, now: () => number = Date.now): (bytes: number) => void {
+  let last: number | undefined;
+  return (bytes) => {
+    const t = now();
+    if (last !== undefined && t - last < DOWNLOAD_PROGRESS_INTERVAL_MS) return;
+    last = t;
+    progress(`Downloading ${url}: ${formatBytes(bytes)} so far`);
+  };
+}
+
+/** `bytes` for a person: `512 bytes`, `12.3 KB`, `4.5 MB` (1 KB = 1,000 bytes). */
+function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} bytes`;
+  return bytes < 1_000_000 ? `${(bytes / 1000).toFixed(1)} KB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
+
 async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorkerPool, options: WebFetchToolOptions): Promise<ToolOutput<WebFetchValue>> {
   const config = env.config.webFetch;
   const guard = new AddressGuard(config.allowedPrivateHosts);
@@ -114,6 +137,7 @@ async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorke
     signal: env.signal,
     agents: env.httpAgent,
     guard,
+    ...(env.progress ? { onBodyBytes: downloadProgress(env.progress, args.url) } : {}),
   });
   const contentType = headerValue(res.headers['content-type']);
   // A header value may hold C1 controls (obs-text bytes, decoded as Latin-1): shown as escapes in the value too.

@@ -2,6 +2,7 @@ import * as dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { ToolError } from '../../errors';
+import { hostAdvice } from '../../hostAdvice';
 
 type IpAddress = ipaddr.IPv4 | ipaddr.IPv6;
 
@@ -106,7 +107,7 @@ export class AddressGuard {
   check(hostname: string, address: string): void {
     const reason = AddressGuard.blockReason(address);
     if (reason === undefined || this.isAllowed(hostname, address)) return;
-    throw refusal(hostname === address ? address : `${hostname} (${address})`, reason);
+    throw refusal(hostname === address ? address : `${hostname} (${address})`, reason, hostname);
   }
 
   /**
@@ -129,7 +130,7 @@ export class AddressGuard {
   /** Throws for a `localhost` name unless both loopback addresses it may stand for are allowed (a listed name is let through before this). */
   private refuseLocalhostName(hostname: string): void {
     if (isLocalhostName(hostname) && !LOCALHOST_ADDRESSES.every((address) => this.isAllowed(hostname, address))) {
-      throw refusal(hostname, 'a loopback name (RFC 6761: localhost and every name under .localhost mean this machine)');
+      throw refusal(hostname, 'a loopback name (RFC 6761: localhost and every name under .localhost mean this machine)', hostname);
     }
   }
 
@@ -194,10 +195,11 @@ export function parseAllowedPrivateHost(raw: string): AllowedPrivateHost | undef
   return valid ? { kind: 'host', name } : undefined;
 }
 
-function refusal(shown: string, reason: string): ToolError {
+/** WEB_BLOCKED_ADDRESS for `shown` (the host, and its address when that differs), advising how to allow `host`. */
+function refusal(shown: string, reason: string, host: string): ToolError {
   return new ToolError(
     'WEB_BLOCKED_ADDRESS',
-    `${shown} is ${reason}; Scout refuses private-network destinations for fetched URLs. Fetch a public address instead. If the user wants this host reachable, they can add it to the setting scout.webFetch.allowedPrivateHosts.`,
+    `${shown} is ${reason}; Scout refuses private-network destinations for fetched URLs. Fetch a public address instead. If the user wants this host reachable, they can ${hostAdvice().allowPrivateHost(host)}.`,
   );
 }
 

@@ -65,12 +65,13 @@ export const CHUNKS_PER_TURN = 1024;
  *
  * `signal` is the call's deadline-or-cancel signal: when its reason is `timeoutReason`, the bytes decoded
  * so far are returned with `cut: 'timeout'` (still arriving) or `'decodeTimeout'` (all arrived, still being
- * decompressed); any other abort rejects with `ToolError('WEB_ABORTED')`.
+ * decompressed); any other abort rejects with `ToolError('WEB_ABORTED')`. `onBytes`, when given, hears the
+ * number of decoded bytes kept so far after each piece.
  *
  * @throws ToolError WEB_BAD_RESPONSE (an unknown or corrupt content coding, or more than
  *   {@link MAX_CONTENT_CODINGS}), WEB_ABORTED
  */
-export function readBody(res: IncomingMessage, maxBytes: number, signal: AbortSignal, timeoutReason: unknown): Promise<ReadBody> {
+export function readBody(res: IncomingMessage, maxBytes: number, signal: AbortSignal, timeoutReason: unknown, onBytes?: (decodedBytes: number) => void): Promise<ReadBody> {
   let codings: string[];
   try {
     codings = contentCodings(res.headers['content-encoding']);
@@ -111,7 +112,9 @@ export function readBody(res: IncomingMessage, maxBytes: number, signal: AbortSi
       else fail(new ToolError('WEB_ABORTED', 'The request was cancelled before the response finished.'));
     }
     const keep = (chunk: Buffer): void => {
-      if (!done && !body.append(chunk)) finish('maxBytes');
+      if (done) return;
+      if (!body.append(chunk)) finish('maxBytes');
+      else onBytes?.(body.length);
     };
 
     /** The decoder chain, wired to `keep`; built on the first body byte. */

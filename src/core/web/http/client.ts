@@ -65,6 +65,8 @@ export interface HttpRequestOptions {
   readonly maxBodyBytes?: number;
   /** Default {@link DEFAULT_MAX_REDIRECTS}. */
   readonly maxRedirects?: number;
+  /** Hears the decoded bytes of the final response's body received so far, as they arrive. */
+  readonly onBodyBytes?: (decodedBytes: number) => void;
   /** Default {@link followSameOrigin}. A redirect not followed is returned with `redirectTo` set. */
   readonly followRedirect?: RedirectRule;
 }
@@ -187,7 +189,7 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
   }
 
   async function finishResponse(res: http.IncomingMessage, at: URL, hops: string[], redirectTo: string | null): Promise<HttpResponse> {
-    const { body: bytes, cut } = await readBody(res, maxBodyBytes, signal, timeoutReason);
+    const { body: bytes, cut } = await readBody(res, maxBodyBytes, signal, timeoutReason, options.onBodyBytes);
     return {
       url: at.href,
       status: res.statusCode ?? 0,

@@ -6,6 +6,7 @@ import { showControlPictures } from '../../../controlCharacters';
 import { redactSecret } from '../redaction';
 import { cleanText, objectField } from '../text';
 import type { ProviderContext, SearchProvider } from './types';
+import { hostAdvice } from '../../../hostAdvice';
 
 /** Issue 5: on HTTP 429 a provider request is retried once, after `Retry-After` but never more than 5 s. */
 export const MAX_RETRY_WAIT_MS = 5000;
@@ -219,7 +220,7 @@ export function baseUrlAdvice(provider: SearchProvider): string {
 }
 
 function reachAdvice(provider: SearchProvider): string {
-  return `Check the network connection and the proxy setting (http.proxy). ${baseUrlAdvice(provider)}`;
+  return `${hostAdvice().network} ${baseUrlAdvice(provider)}`;
 }
 
 /** The call's time budget (`searchTimeoutMs`, in ms) ran out while waiting for `provider`. */
