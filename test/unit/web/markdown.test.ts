@@ -53,6 +53,23 @@ describe('web/convert htmlToMarkdown', () => {
   });
 
   describe('code', () => {
+    it('keeps every <br> inside highlighted <pre><code> as a line break, with the article search on and off', () => {
+      // The shape of a v8.dev code block: one highlighting span per line, lines separated by <br>, a blank line by two.
+      const code = '<pre><code><span class="token">#include</span> <span>&lt;stdio.h&gt;</span><br><br><span>int main() {</span><br><span>  printf("hi");</span><br><br><br><span>}</span></code></pre>';
+      const prose = (text: string): string => `<p>${`${text} `.repeat(12)}</p>`;
+      const html = `<html><head><title>Faster C</title></head><body><nav><a href="/">Home</a></nav><article><h1>Faster C</h1>${prose('The compiler reads each file once and keeps what it learnt.')}${code}${prose('That is all the program needs to print a greeting.')}</article></body></html>`;
+      const block = '```\n#include <stdio.h>\n\nint main() {\n  printf("hi");\n\n\n}\n```';
+      const article = converted(html, { ...whole, extractMainContent: true });
+      assert.equal(article.content, 'readability');
+      assert.ok(article.markdown.includes(block), article.markdown);
+      assert.ok(md(html).includes(block), md(html));
+    });
+
+    it('makes a <code> of lines separated by <br> (outside <pre>) a fenced block, its other whitespace collapsed', () => {
+      const html = '<p>Run:</p><div><code>ls   -l<br>cd /tmp<br/><br/>echo hi</code></div><p>Then <code>exit</code>.</p>';
+      for (const extractMainContent of [false, true]) assert.equal(md(html, { ...whole, extractMainContent }), 'Run:\n\n```\nls -l\ncd /tmp\n\necho hi\n```\n\nThen `exit`.');
+    });
+
     it('fences code that contains three backticks with a longer fence', () => {
       const html = '<pre><code class="language-md">Use ```js fences.\n````\nand four too</code></pre>';
       assert.equal(md(html), '`````md\nUse ```js fences.\n````\nand four too\n`````');

@@ -1,5 +1,5 @@
 import { removeBanners, textLength } from './mainContent';
-import { markTaskCheckboxes } from './markdownRules';
+import { keepCodeLineBreaks, markTaskCheckboxes } from './markdownRules';
 import type * as Linkedom from 'linkedom' with { 'resolution-mode': 'import' };
 
 // linkedom's type declarations are ESM-only; the package also ships CommonJS, which esbuild and tsx load.
@@ -111,7 +111,7 @@ const APP_STATE = /__NEXT_DATA__|__NUXT__|__NUXT_DATA__|__INITIAL_STATE__|__APOL
 /**
  * Drops non-content elements (and, when looking for the main content, cookie and consent banners and sign-up
  * prompts, so neither Readability nor the fallback chain can take them for page text), puts markers in place
- * of task list checkboxes (see `markTaskCheckboxes`) and makes URLs absolute against `base`. A `<title>` found outside the head (head-less sources) becomes `document.title`. Returns
+ * of task list checkboxes (see `markTaskCheckboxes`), turns `<br>` in code into newlines (`keepCodeLineBreaks`) and makes URLs absolute against `base`. A `<title>` found outside the head (head-less sources) becomes `document.title`. Returns
  * what the scripts it dropped weighed, for telling a page that a browser builds with JavaScript.
  */
 export function prepareDocument(document: Document, base: string, extractMainContent: boolean): ScriptWeight {
@@ -131,6 +131,7 @@ export function prepareDocument(document: Document, base: string, extractMainCon
   }
   if (extractMainContent) removeBanners(document);
   markTaskCheckboxes(document);
+  keepCodeLineBreaks(document);
   if (strayTitle) document.title = strayTitle;
   absolutiseUrls(document, base);
   return { chars, appState, scriptFile, ...(mountChars !== undefined ? { mountChars } : {}) };

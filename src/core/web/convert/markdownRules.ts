@@ -105,6 +105,31 @@ function converter(): TurndownService {
   return service;
 }
 
+/**
+ * Replaces each `<br>` inside `<pre>` or `<code>` by a newline in the text. A `<code>` outside `<pre>` that
+ * holds one is a block of lines as a browser shows it: its other whitespace collapsed, and it is put in a
+ * `<pre>` so it becomes a fenced block. Run before Readability, which turns every run of two or more `<br>`
+ * into a `<p>` that swallows the lines after it: a highlighter's `<span>#include …</span><br><br><span>int
+ * main() {` came out as `#include <stdio.h>int main() {` with the default settings.
+ */
+export function keepCodeLineBreaks(document: Document): void {
+  const blocks = new Set<Element>();
+  for (const br of Array.from(document.body.querySelectorAll('pre br, code br'))) {
+    const code = br.closest('code');
+    if (code && !code.closest('pre')) blocks.add(code);
+  }
+  for (const code of blocks) {
+    const walker = document.createTreeWalker(code, 4 /* NodeFilter.SHOW_TEXT */);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) text.textContent = (text.textContent ?? '').replace(/[ \t\n\r\f]+/g, ' ');
+  }
+  for (const br of Array.from(document.body.querySelectorAll('pre br, code br'))) br.replaceWith(document.createTextNode('\n'));
+  for (const code of blocks) {
+    const pre = document.createElement('pre');
+    code.replaceWith(pre);
+    pre.appendChild(code);
+  }
+}
+
 /** The attribute of the element that stands for a task list item's checkbox: `x` when ticked, else empty. */
 const TASK_MARKER_ATTRIBUTE = 'data-scout-task';
 
