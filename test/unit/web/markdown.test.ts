@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { htmlToMarkdown, type Conversion, type ConversionOptions } from '../../../src/core/web/convert/markdown';
+import { render, type RenderMessage, type RenderRequest } from '../../../src/core/web/convert/render';
 import { markdownTokens, renderMarkdown } from '../../helpers/markdownText';
 import { articlePage } from '../../helpers/webPages';
 
@@ -296,6 +297,25 @@ describe('web/convert htmlToMarkdown', () => {
       assert.ok(!result.markdown.includes('/section/3'), 'the navigation is still left out');
       const roomy = converted(html, { ...whole, extractMainContent: true, deadline: 1e9, now: () => (clock += 10) });
       assert.deepEqual([roomy.articleSearch, roomy.content], ['ran', 'readability']);
+    });
+
+    it('plans by the conversion process\'s CPU time, so a machine too busy to run it changes nothing (controlled clocks)', async () => {
+      // The input that broke: with a wall-clock budget, pages from 66 KB skipped their article search on a machine
+      // 5–6 times oversubscribed. Here the wall clock runs far past the budget while the process gets no CPU time.
+      const { html } = articlePage(20_000, 7);
+      const convert = async (cpuNow: () => number): Promise<Extract<Conversion, { mode: 'markdown' }>> => {
+        const messages: RenderMessage[] = [];
+        const request: RenderRequest = { bytes: Buffer.from(html), contentType: 'text/html; charset=utf-8', kind: 'html', sniffMarkup: true, url: whole.baseUrl, rawChars: 1000, extractMainContent: true, cpuBudgetMs: 25 };
+        await render(request, (m) => void messages.push(m), cpuNow);
+        const page = messages.find((m) => m.type === 'converted')?.page;
+        assert.ok(page?.kind === 'html' && page.conversion.mode === 'markdown');
+        return page.conversion;
+      };
+      const idle = await convert(() => 0);
+      assert.deepEqual([idle.articleSearch, idle.content], ['ran', 'readability']);
+      let cpu = 0;
+      const costly = await convert(() => (cpu += 10));
+      assert.equal(costly.articleSearch, 'no-time');
     });
   });
 });

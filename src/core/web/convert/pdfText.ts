@@ -45,6 +45,8 @@ export interface PdfOptions {
   readonly now?: () => number;
   /** Default {@link MAX_PDF_PAGES}. */
   readonly maxPages?: number;
+  /** Receives each page's text (as the result will hold it, marker first) once read; the next page waits for it. */
+  readonly onPage?: (text: string) => Promise<void> | void;
 }
 
 /**
@@ -110,10 +112,12 @@ export async function pdfToText(bytes: Uint8Array, options: PdfOptions = {}): Pr
         const error = e instanceof Error ? e.message : String(e);
         unreadPages.push({ page: n, error });
         pages.push(`${marker}\n\n(The text of this page could not be read: ${error}.)`);
+        await options.onPage?.(pages[pages.length - 1]!);
         continue;
       }
       anyText ||= text !== '';
       pages.push(text === '' ? marker : `${marker}\n\n${text}`);
+      await options.onPage?.(pages[pages.length - 1]!);
     }
     if (!anyText && unreadPages.length === 0 && stoppedBy === null) return { status: 'no-text', pageCount };
     return { status: 'text', text: pages.join('\n\n'), pageCount, pagesRead: pages.length, stoppedBy, unreadPages };

@@ -30,7 +30,7 @@ export interface PageBody {
 
 /** The body shown for a converted (or not converted) page, and the notes about how it was made. */
 export function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, conversionTimeoutMs: number): PageBody {
-  const budget = `the ${formatSeconds(conversionTimeoutMs)} conversion budget (scout.webFetch.conversionTimeoutMs)`;
+  const budget = `the ${formatSeconds(conversionTimeoutMs)} of processor time a conversion may use (scout.webFetch.conversionTimeoutMs)`;
   const page = rendered.page;
   const charset = charsetNotes(rendered);
   if (page?.kind === 'text') return { body: rendered.text, format: 'text', content: null, notes: charset, sourceTruncated: false };
@@ -39,16 +39,23 @@ export function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, 
     const c = page.conversion;
     return { body: c.markdown === '' ? '(The page has no readable text.)' : c.markdown, format: 'markdown', content: c.content, notes: [...contentNotes(c, budget), ...charset], sourceTruncated: false };
   }
+  const ranOut = (doing: string): string | undefined => {
+    if (rendered.failure === 'busy') return busy(conversionTimeoutMs);
+    if (rendered.failure === 'overloaded') return overloaded(rendered, conversionTimeoutMs);
+    if (rendered.failure !== 'timeout') return undefined;
+    // Without a reading of the process's CPU time, only the wall-clock backstop stopped it.
+    return rendered.usage && rendered.usage.cpuMs === undefined ? `${doing} took longer than ${formatSeconds(rendered.usage.wallMs)}` : `${doing} used up ${budget}`;
+  };
   if (kind === 'pdf') {
-    const why = rendered.failure === 'timeout' ? `reading the PDF took longer than ${budget}` : rendered.failure === 'busy' ? busy(budget) : 'the PDF reader stopped unexpectedly';
-    return { body: `(Nothing can be shown: ${why}.)`, format: 'pdf', content: null, notes: [], sourceTruncated: false };
+    const why = ranOut('reading the PDF') ?? 'the PDF reader stopped unexpectedly';
+    const read = rendered.pdfPagesRead ?? [];
+    if (read.length === 0) return { body: `(Nothing can be shown: ${why}.)`, format: 'pdf', content: null, notes: [], sourceTruncated: false };
+    return { body: read.join('\n\n'), format: 'pdf', content: null, notes: [`${why} on page ${read.length + 1}, so only the ${read.length === 1 ? 'page' : `${read.length} pages`} read before it ${read.length === 1 ? 'is' : 'are'} shown.`], sourceTruncated: false };
   }
   let why: string;
   if (page?.kind === 'html' && page.conversion.mode === 'raw-too-deep') why = `the HTML nests deeper than ${MAX_NESTING_DEPTH} levels`;
   else if (page?.kind === 'html' && page.conversion.mode === 'raw-error') why = `converting the HTML failed (${page.conversion.error})`;
-  else if (rendered.failure === 'timeout') why = `converting the ${kind === 'html' ? 'HTML' : 'text'} took longer than ${budget}`;
-  else if (rendered.failure === 'busy') why = busy(budget);
-  else why = 'the converter stopped unexpectedly';
+  else why = ranOut(`converting the ${kind === 'html' ? 'HTML' : 'text'}`) ?? 'the converter stopped unexpectedly';
   const format = kind === 'html' ? 'raw-html' : 'text';
   if (rendered.text === '') return { body: displayText(`(Nothing can be shown: ${why}, before the page was decoded.)`), format, content: null, notes: [], sourceTruncated: false };
   let shown = kind === 'html' ? 'the raw HTML is shown' : 'the text is shown as it is';
@@ -56,8 +63,15 @@ export function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, 
   return { body: rendered.text, format, content: null, notes: [`${why}, so ${shown}.`, ...charset], sourceTruncated: rendered.truncated };
 }
 
-function busy(budget: string): string {
-  return `every conversion process stayed busy with other pages for ${budget}`;
+function busy(conversionTimeoutMs: number): string {
+  return `every conversion process stayed busy with other pages for ${formatSeconds(conversionTimeoutMs)} (scout.webFetch.conversionTimeoutMs)`;
+}
+
+/** Why a conversion stopped by the wall-clock backstop is not the page's fault: the machine gave it too little processor time. */
+function overloaded(rendered: RenderResult, conversionTimeoutMs: number): string {
+  const usage = rendered.usage;
+  const got = usage?.cpuMs !== undefined ? `in ${formatSeconds(usage.wallMs)} it got only ${formatSeconds(Math.round(usage.cpuMs))} of processor time, of the ${formatSeconds(conversionTimeoutMs)} it may use (scout.webFetch.conversionTimeoutMs)` : '';
+  return `the computer was too busy to convert the page (${got}; fetching it again when the computer is less busy converts it)`;
 }
 
 /** What the header says about a charset nothing declared, when the choice mattered (the body is not plain ASCII). */

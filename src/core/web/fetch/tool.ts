@@ -91,9 +91,9 @@ export function createWebFetchTool(convertWorkerPath: string, options: WebFetchT
  * text (text, JSON, XML, Markdown) or as the text of its pages (PDF), headed `Fetched <finalUrl> (HTTP <status>)`.
  *
  * The whole body (up to the 5 MiB download cap) is decoded and converted in a separate process within
- * `conversionTimeoutMs`, which starts when a conversion process takes it (`fetchTimeoutMs` bounds the
- * download; waiting for a free process is bounded by `conversionTimeoutMs` too), so a call takes at most
- * `fetchTimeoutMs + 2 × conversionTimeoutMs`. `fetchMaxOutputChars` bounds the text the model gets; a longer
+ * `conversionTimeoutMs` of that process's CPU time, counted when it takes the body, with a wall-clock backstop
+ * of `WALL_BACKSTOP_FACTOR` (4) times as long (`fetchTimeoutMs` bounds the download; waiting for a free process
+ * is bounded by `conversionTimeoutMs` too), so a call takes at most `fetchTimeoutMs + 5 × conversionTimeoutMs`. `fetchMaxOutputChars` bounds the text the model gets; a longer
  * result (the Markdown, or the raw source when conversion failed) is saved whole through the spill writer and
  * its footer names where.
  *
