@@ -1,15 +1,19 @@
 import TurndownService from 'turndown';
 import { strikethrough } from 'turndown-plugin-gfm';
+import { markPageLines } from './displayText';
 import { lettersIn, normaliseSpace } from './mainContent';
 import { gfmTables } from './tables';
 
 // Scout's turndown configuration: how a DOM subtree becomes Markdown (ATX headings, fenced code, GFM tables,
 // strikethrough and task lists, one-line links, compact lists).
 
-/** Converts `root` (an element of a linkedom document) to Markdown with Scout's rules; the result is trimmed. */
+/**
+ * Converts `root` (an element of a linkedom document) to Markdown with Scout's rules; the result is trimmed,
+ * and its lines shaped like Scout's own are marked as page text ({@link markPageLines}).
+ */
 export function toMarkdown(root: Element): string {
   nestStrayLists(root);
-  return converter().turndown(root as unknown as HTMLElement).trim();
+  return markPageLines(converter().turndown(root as unknown as HTMLElement).trim());
 }
 
 /** Letters and digits in `markdown`'s text, leaving out link and image destinations and titles. */

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { markPageLines } from './displayText';
 import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs' with { 'resolution-mode': 'import' };
 
 /** One item of a page's text content: a run of text, or a marked-content boundary. */
@@ -102,7 +103,7 @@ export async function pdfToText(bytes: Uint8Array, options: PdfOptions = {}): Pr
       try {
         const page = await document.getPage(n);
         try {
-          text = pageText((await page.getTextContent()).items);
+          text = markPageLines(pageText((await page.getTextContent()).items));
         } finally {
           page.cleanup();
         }

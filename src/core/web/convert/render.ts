@@ -1,5 +1,5 @@
 import { decodeText, type CharsetSource } from '../http/charset';
-import { displayText } from './displayText';
+import { displayText, markPageLines } from './displayText';
 import { htmlToMarkdown, type Conversion } from './markdown';
 import { pdfToText, type PdfText } from './pdfText';
 
@@ -109,7 +109,7 @@ export async function render(request: RenderRequest, post: (message: RenderMessa
   }
   // Every byte decodes to at most one UTF-16 code unit, so this many characters is the whole body.
   const decoded = decodeText(request.bytes, request.contentType, request.bytes.length, request.sniffMarkup);
-  await post({ type: 'decoded', text: displayText(decoded.text), charset: decoded.charset, charsetSource: decoded.source, charsetAssumed: decoded.assumed });
+  await post({ type: 'decoded', text: markPageLines(displayText(decoded.text)), charset: decoded.charset, charsetSource: decoded.source, charsetAssumed: decoded.assumed });
   if (request.kind === 'text') {
     post({ type: 'converted', page: { kind: 'text' } });
     return;

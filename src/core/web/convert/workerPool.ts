@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import { ToolError } from '../../errors';
 import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 import type { CharsetSource } from '../http/charset';
-import { displayText } from './displayText';
+import { displayText, markPageLines } from './displayText';
 import type { ConvertedPage, RenderMessage, RenderRequest, WorkerTaskRequest } from './render';
 import { isReady, type ReadyMessage } from './workerReady';
 
@@ -531,5 +531,5 @@ function decodeUtf8(bytes: Uint8Array, maxChars: number): Pick<RenderResult, 'te
   const limit = bytesForChars(maxChars);
   const text = new TextDecoder('utf-8').decode(bytes.subarray(0, limit));
   const truncated = text.length > maxChars || bytes.length > limit;
-  return { text: displayText(cutAtCodePoint(text, maxChars)), truncated, charset: 'utf-8', charsetSource: 'fallback', charsetAssumed: false };
+  return { text: markPageLines(displayText(cutAtCodePoint(text, maxChars))), truncated, charset: 'utf-8', charsetSource: 'fallback', charsetAssumed: false };
 }
