@@ -1,4 +1,5 @@
 import { removeBanners, textLength } from './mainContent';
+import { parseRefresh, type MetaRefresh } from './refresh';
 import { keepCodeLineBreaks, markTaskCheckboxes } from './markdownRules';
 import type * as Linkedom from 'linkedom' with { 'resolution-mode': 'import' };
 
@@ -159,4 +160,23 @@ function absolute(url: string, base: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * The first `<meta http-equiv="refresh">` of `document` that names a URL, resolved against `base`; undefined
+ * when there is none or its URL is not http(s).
+ */
+export function metaRefresh(document: Document, base: string): MetaRefresh | undefined {
+  for (const meta of Array.from(document.querySelectorAll('meta[http-equiv]'))) {
+    if ((meta.getAttribute('http-equiv') ?? '').trim().toLowerCase() !== 'refresh') continue;
+    const refresh = parseRefresh(meta.getAttribute('content') ?? '');
+    if (!refresh) continue;
+    try {
+      const url = new URL(refresh.url, base);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return { url: url.href, delaySeconds: refresh.delaySeconds };
+    } catch {
+      // an invalid URL is ignored, as browsers do
+    }
+  }
+  return undefined;
 }

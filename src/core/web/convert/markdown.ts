@@ -1,4 +1,5 @@
-import { documentBase, parseDocument, prepareDocument, type ScriptWeight } from './htmlDocument';
+import { documentBase, metaRefresh, parseDocument, prepareDocument, type ScriptWeight } from './htmlDocument';
+import type { MetaRefresh } from './refresh';
 import { scanHtml, MAX_DOM_NODES, MAX_NESTING_DEPTH } from './htmlScan';
 import { commentTextLength, fallbackContent, letterCount, normaliseSpace, profilePage, readabilityArticle, textLength, type ArticleRefusal, type ContentSource, type MainContent } from './mainContent';
 import { markdownLetterCount, toMarkdown } from './markdownRules';
@@ -64,6 +65,8 @@ export type Conversion =
       readonly commentChars: number;
       readonly segments?: Segments;
       readonly scriptBuilt: boolean;
+      /** The page's `<meta http-equiv="refresh">` to another URL, if it has one (not looked for in a page cut into parts). */
+      readonly refresh?: MetaRefresh;
     }
   | { readonly mode: 'raw-too-deep' }
   | { readonly mode: 'raw-error'; readonly error: string };
@@ -145,6 +148,7 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
     const start = now();
     let document = parseDocument(source, scan);
     const base = documentBase(document, options.baseUrl);
+    const refresh = metaRefresh(document, base);
     const scripts = prepareDocument(document, base, options.extractMainContent);
     const reload = (): Document => {
       const fresh = parseDocument(source, scan);
@@ -189,6 +193,7 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
       ...(refusal !== undefined && refusal !== 'none' ? { articleRefused: refusal } : {}),
       commentChars,
       scriptBuilt,
+      ...(refresh ? { refresh } : {}),
     };
   } catch (e) {
     return { mode: 'raw-error', error: e instanceof Error ? e.message : String(e) };
