@@ -237,11 +237,23 @@ function cutNotes(cut: BodyCut | null, fetchTimeoutMs: number): string[] {
   }
 }
 
-/** The note for an error status; the server's reason phrase is shortened to {@link MAX_REASON_PHRASE_CHARS}. */
+/**
+ * The note for an error status; the server's reason phrase is shortened to {@link MAX_REASON_PHRASE_CHARS}. A
+ * 429 or 503 also says how long to wait: its `Retry-After` (seconds or an HTTP date), or, without one, to wait
+ * before trying again.
+ */
 function statusNotes(res: HttpResponse): string[] {
   if (res.status < 400) return [];
   const reason = res.statusText ? ` ${capHeaderText(res.statusText, MAX_REASON_PHRASE_CHARS)}` : '';
-  return [`the server answered with an error status (HTTP ${res.status}${reason}); the text below is its error page.`];
+  const notes = [`the server answered with an error status (HTTP ${res.status}${reason}); the text below is its error page.`];
+  if (res.status === 429 || res.status === 503) {
+    const busy = res.status === 429 ? 'the server is limiting how often it is asked' : 'the server is unavailable for now';
+    const seconds = res.retryAfterMs === null ? 0 : Math.ceil(res.retryAfterMs / 1000);
+    const wait = seconds < 120 ? countOf(seconds, 'second') : countOf(Math.ceil(seconds / 60), 'minute');
+    if (res.retryAfterMs !== null) notes.push(`${busy} and asks to wait ${wait} (Retry-After): fetch the page again after that, not sooner.`);
+    else notes.push(`${busy}: wait a while before fetching the page again.`);
+  }
+  return notes;
 }
 
 
