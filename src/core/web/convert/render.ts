@@ -1,5 +1,6 @@
 import { decodeText, type CharsetSource } from '../http/charset';
 import { displayText, markPageLines } from './displayText';
+import { feedKind, feedToMarkdown, type FeedMarkdown } from './feed';
 import { htmlToMarkdown, type Conversion } from './markdown';
 import { pdfToText, type PdfText } from './pdfText';
 
@@ -47,10 +48,14 @@ export interface DecodedMessage {
 /**
  * A whole body, converted and display-safe:
  * - `text`: a text body, shown as decoded (its text is the {@link DecodedMessage}'s);
+ * - `feed`: an RSS, Atom or RDF feed, as a Markdown list (see feed.ts);
  * - `html`: an HTML body's conversion (its Markdown is the whole page's, or the main content's);
  * - `pdf`: a PDF's text, or why it has none.
  */
-export type ConvertedPage = { readonly kind: 'text' } | { readonly kind: 'html'; readonly conversion: Conversion } | { readonly kind: 'pdf'; readonly pdf: PdfText };
+export type ConvertedPage =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'feed'; readonly feed: FeedMarkdown }
+  | { readonly kind: 'html'; readonly conversion: Conversion } | { readonly kind: 'pdf'; readonly pdf: PdfText };
 
 export interface ConvertedMessage {
   readonly type: 'converted';
@@ -111,7 +116,9 @@ export async function render(request: RenderRequest, post: (message: RenderMessa
   const decoded = decodeText(request.bytes, request.contentType, request.bytes.length, request.sniffMarkup);
   await post({ type: 'decoded', text: markPageLines(displayText(decoded.text)), charset: decoded.charset, charsetSource: decoded.source, charsetAssumed: decoded.assumed });
   if (request.kind === 'text') {
-    post({ type: 'converted', page: { kind: 'text' } });
+    const feed = feedKind(decoded.text) ? feedToMarkdown(decoded.text) : undefined;
+    if (feed) await post({ type: 'converted', page: { kind: 'feed', feed: { ...feed, markdown: markPageLines(displayText(feed.markdown)) } } });
+    else await post({ type: 'converted', page: { kind: 'text' } });
     return;
   }
   const conversion = htmlToMarkdown(decoded.text, { baseUrl: request.url, extractMainContent: request.extractMainContent, ...clock });

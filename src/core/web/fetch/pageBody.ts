@@ -34,6 +34,11 @@ export function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, 
   const page = rendered.page;
   const charset = charsetNotes(rendered);
   if (page?.kind === 'text') return { body: rendered.text, format: 'text', content: null, notes: charset, sourceTruncated: false };
+  if (page?.kind === 'feed') {
+    const { kind: feed, items, markdown } = page.feed;
+    const note = `the response is an ${feed} feed: its ${countOf(items, 'item')} ${items === 1 ? 'is' : 'are'} listed with their links, dates and summaries.`;
+    return { body: markdown === '' ? '(The feed has no items.)' : markdown, format: 'markdown', content: null, notes: [note, ...charset], sourceTruncated: false };
+  }
   if (page?.kind === 'pdf') return pdfBody(page.pdf, budget);
   if (page?.kind === 'html' && page.conversion.mode === 'markdown') {
     const c = page.conversion;
