@@ -120,10 +120,11 @@ const SCRIPT_BUILT_MIN_SCRIPT_CHARS = 5000;
  * and an app's state or {@link SCRIPT_BUILT_MIN_SCRIPT_CHARS} characters of script. A server-rendered page
  * whose mount element or body already holds its text is not (the inputs that broke: a 427-character news
  * brief beside 20 KB of inline script, a status page of 186 characters in its `#root` beside an app's state).
+ * Nor is one whose mount element holds a heading (a Next.js 404 page: `404`, "This page could not be found.").
  * Scout's choice.
  */
 export function isScriptBuilt(scripts: ScriptWeight, pageChars: number): boolean {
-  if (pageChars >= SCRIPT_BUILT_MAX_CHARS) return false;
+  if (pageChars >= SCRIPT_BUILT_MAX_CHARS || scripts.mountHeading) return false;
   if (scripts.mountChars !== undefined && scripts.mountChars < SCRIPT_BUILT_EMPTY_CHARS && (scripts.scriptFile || scripts.appState)) return true;
   return pageChars < SCRIPT_BUILT_EMPTY_CHARS && (scripts.appState || scripts.chars >= SCRIPT_BUILT_MIN_SCRIPT_CHARS);
 }

@@ -79,7 +79,10 @@ function converter(): TurndownService {
       const text = oneLineLinkText(content);
       const href = node.getAttribute('href')!.replace(/([<>()])/g, '\\$1');
       const title = normaliseSpace(node.getAttribute('title') ?? '').replace(/"/g, '\\"');
-      return text === '' ? '' : `[${text}](${/\s/.test(href) ? `<${href}>` : href}${title ? ` "${title}"` : ''})`;
+      if (text === '') return '';
+      const link = `[${text}](${/\s/.test(href) ? `<${href}>` : href}${title ? ` "${title}"` : ''})`;
+      // A link around blocks (a card) is a block itself: two of them side by side are two paragraphs, not one line.
+      return /^\s*\n|\n\s*$/.test(content) ? `\n\n${link}\n\n` : link;
     },
   });
   // Inline code is its text: a link or emphasis inside <code> is not Markdown inside a code span.
@@ -102,9 +105,23 @@ function converter(): TurndownService {
     filter: (node) => node.nodeName === 'A' && normaliseSpace(node.textContent ?? '') === '' && !node.querySelector('img[alt]:not([alt=""])'),
     replacement: () => '',
   });
+  // An image without alt text says nothing, except in a table, where an icon is the cell's value (a status table
+  // of check and cross icons came out empty): there its title, or its file name, stands for it.
   service.addRule('altlessImage', {
     filter: (node) => node.nodeName === 'IMG' && ((node.getAttribute('alt') ?? '').trim() === '' || !node.getAttribute('src')),
-    replacement: (_content, node) => (node.getAttribute('alt') ?? '').trim(),
+    replacement: (_content, node) => {
+      const alt = (node.getAttribute('alt') ?? '').trim();
+      if (alt !== '' || !node.closest('td, th')) return alt;
+      return normaliseSpace(node.getAttribute('title') ?? node.getAttribute('aria-label') ?? '') || fileNameOf(node.getAttribute('src') ?? '');
+    },
+  });
+  // A formula {@link MATH_MARKER_ATTRIBUTE} marked: its TeX between dollars, as written (no Markdown escapes).
+  service.addRule('math', {
+    filter: (node) => node.nodeName === 'SPAN' && node.hasAttribute(MATH_MARKER_ATTRIBUTE),
+    replacement: (_content, node) => {
+      const tex = node.textContent ?? '';
+      return node.getAttribute(MATH_MARKER_ATTRIBUTE) === 'block' ? `\n\n$$${tex}$$\n\n` : `$${tex}$`;
+    },
   });
   return service;
 }
@@ -131,6 +148,19 @@ export function keepCodeLineBreaks(document: Document): void {
     const pre = document.createElement('pre');
     code.replaceWith(pre);
     pre.appendChild(code);
+  }
+}
+
+/** The attribute of the element that stands for a MathML formula (htmlDocument.ts puts it there): `inline` or `block`. */
+export const MATH_MARKER_ATTRIBUTE = 'data-scout-math';
+
+/** The last path segment of an image URL, percent-decoded (`…/icons/check.svg` → `check.svg`); '' for none. */
+function fileNameOf(src: string): string {
+  const name = src.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() ?? '';
+  try {
+    return normaliseSpace(decodeURIComponent(name));
+  } catch {
+    return name;
   }
 }
 
