@@ -327,6 +327,7 @@ describe('web/convert ConvertWorkerPool', function () {
           pagesRead: 3,
           stoppedBy: null,
           unreadPages: [],
+          garbledPages: [],
         },
       });
     });
@@ -362,7 +363,7 @@ describe('web/convert ConvertWorkerPool', function () {
 
     it('stops reading pages at its CPU budget, keeping what it read (controlled budget: none left)', async () => {
       const page = await convertDirectly(pdfDocument([['one'], ['two'], ['three']]), 0);
-      assert.deepEqual(page, { kind: 'pdf', pdf: { status: 'text', text: '--- Page 1 of 3 ---\n\none', pageCount: 3, pagesRead: 1, stoppedBy: 'deadline', unreadPages: [] } });
+      assert.deepEqual(page, { kind: 'pdf', pdf: { status: 'text', text: '--- Page 1 of 3 ---\n\none', pageCount: 3, pagesRead: 1, stoppedBy: 'deadline', unreadPages: [], garbledPages: [] } });
     });
 
     it('posts each page as it is read, before the whole text', async () => {

@@ -82,7 +82,12 @@ function overloaded(rendered: RenderResult, conversionTimeoutMs: number): string
 /** What the header says about a charset nothing declared, when the choice mattered (the body is not plain ASCII). */
 function charsetNotes(rendered: RenderResult): string[] {
   if (!rendered.charsetAssumed) return [];
-  const why = rendered.charset === 'utf-8' ? 'its bytes are valid UTF-8' : 'its bytes are not valid UTF-8, and windows-1252 is the web’s default for such pages';
+  const why =
+    rendered.charsetSource === 'detected'
+      ? 'its bytes are not valid UTF-8, and an encoding detector (chardet) found them to be that encoding'
+      : rendered.charset === 'utf-8'
+        ? 'its bytes are valid UTF-8'
+        : 'its bytes are not valid UTF-8, and windows-1252 is the web’s default for such pages';
   return [`the server declared no character encoding (no Content-Type charset, byte order mark or <meta charset>), so Scout read the page as ${rendered.charset}: ${why}. If the text looks garbled, the page uses another encoding.`];
 }
 
@@ -143,6 +148,11 @@ function pdfBody(pdf: PdfText, budget: string): PageBody {
       if (pdf.unreadPages.length > 0) {
         const pages = pdf.unreadPages.slice(0, 10).map((p) => p.page).join(', ') + (pdf.unreadPages.length > 10 ? ', …' : '');
         notes.push(`the text of ${pdf.unreadPages.length === 1 ? 'page' : 'pages'} ${pages} could not be read (${capHeaderText(pdf.unreadPages[0]!.error, MAX_ERROR_CHARS)}).`);
+      }
+      if (pdf.garbledPages.length > 0) {
+        const pages = pdf.garbledPages.slice(0, 10).join(', ') + (pdf.garbledPages.length > 10 ? ', …' : '');
+        const which = pdf.garbledPages.length === pdf.pagesRead ? 'the text of every page read' : `the text of ${pdf.garbledPages.length === 1 ? 'page' : 'pages'} ${pages}`;
+        notes.push(`${which} is not readable: the PDF's fonts map their glyphs to no characters, so it comes out as control pictures and stray symbols. Look for an HTML or text version of the document.`);
       }
       return result(pdf.text, notes);
     }
