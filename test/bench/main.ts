@@ -25,6 +25,7 @@ import { globPlan, globWhole } from './cases/glob';
 import { grepBroad, grepSelective } from './cases/grep';
 import { webBodiesCase } from './cases/webBodies';
 import { webFetchCase } from './cases/webFetchTable';
+import { webFetchLoadCase } from './cases/webFetchLoad';
 import { workspaceSearchCase } from './cases/workspaceSearchTable';
 import { BROAD_TOKEN, ensureCorpus, SELECTIVE_TOKEN, type CorpusManifest } from './corpus';
 import { BENCH_RG, type CaseContext } from './measure';
@@ -41,6 +42,7 @@ const CASES: { id: string; run: (ctx: CaseContext) => Promise<CaseResult> }[] = 
   { id: 'cli-start', run: cliStart },
   { id: 'workspace-search', run: workspaceSearchCase },
   { id: 'web-fetch', run: webFetchCase },
+  { id: 'web-fetch-load', run: webFetchLoadCase },
   { id: 'web-bodies', run: webBodiesCase },
   { id: 'editor', run: editor },
 ];

@@ -17,6 +17,13 @@ export interface PdfFixtureOptions {
    * its text operators followed by this many bytes of spaces.
    */
   readonly compressedFirstPage?: Buffer;
+  /**
+   * Each glyph painted this many times over itself (fake bold, as some generators draw it): a `TJ` array whose
+   * kerning moves back by the glyph's width after each copy but the last.
+   */
+  readonly overprint?: number;
+  /** The font's encoding names the glyphs of codes 1 to 31 `g1`…`g31`, names that map to no Unicode character. */
+  readonly glyphsWithoutUnicode?: boolean;
 }
 
 /**
@@ -41,16 +48,19 @@ export async function flateBomb(text: string, inflatedBytes: number): Promise<Bu
 
 /**
  * A PDF with one page per entry of `pages`; each page shows its paragraphs top down, one line each, with a
- * blank line between paragraphs. An empty page has an empty content stream. Text is ASCII.
+ * blank line between paragraphs. An empty page has an empty content stream. Text is Latin-1 bytes: codes
+ * below 0x20 are glyphs WinAnsiEncoding maps to no character (as a font without a Unicode mapping gives).
  */
 export function pdfDocument(pages: readonly (readonly string[])[], options: PdfFixtureOptions = {}): Buffer {
   const objects: string[] = [];
   const add = (body: string): number => objects.push(body);
   const catalog = add('');
   const pageTree = add('');
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const encoding = options.glyphsWithoutUnicode ? `<< /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [1 ${Array.from({ length: 31 }, (_, i) => `/g${i + 1}`).join(' ')}] >>` : '/WinAnsiEncoding';
+  const font = add(`<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding ${encoding} >>`);
   const kids = pages.map((paragraphs, n) => {
-    const ops = paragraphs.length === 0 ? '' : ['BT', '/F1 11 Tf', '14 TL', '72 740 Td', ...paragraphs.flatMap((p, i) => [...(i > 0 ? ['T*'] : []), `(${escapePdfString(p)}) Tj`, 'T*']), 'ET'].join('\n');
+    const show = (p: string): string => (options.overprint ? `[${Array.from(p, (c) => Array(c === ' ' ? 1 : options.overprint).fill(`(${escapePdfString(c)})`).join(' 600 ')).join(' ')}] TJ` : `(${escapePdfString(p)}) Tj`);
+    const ops = paragraphs.length === 0 ? '' : ['BT', '/F1 11 Tf', '14 TL', '72 740 Td', ...paragraphs.flatMap((p, i) => [...(i > 0 ? ['T*'] : []), show(p), 'T*']), 'ET'].join('\n');
     const compressed = n === 0 ? options.compressedFirstPage : undefined;
     const content = compressed
       ? add(`<< /Length ${compressed.length} /Filter /FlateDecode >>\nstream\n${compressed.toString('latin1')}\nendstream`)

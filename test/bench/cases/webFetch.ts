@@ -211,7 +211,7 @@ async function processPeak(workerScript: string, body: Buffer, kind: 'html' | 'p
         if (m.type === 'ready') {
           base = hwm();
           start = performance.now();
-          const request: RenderRequest = { bytes: body, contentType: kind === 'pdf' ? 'application/pdf' : 'text/html; charset=utf-8', kind, sniffMarkup: kind === 'html', url: 'https://example.com/', rawChars: 200_000, extractMainContent: true, deadline: Date.now() + budgetMs };
+          const request: RenderRequest = { bytes: body, contentType: kind === 'pdf' ? 'application/pdf' : 'text/html; charset=utf-8', kind, sniffMarkup: kind === 'html', url: 'https://example.com/', rawChars: 200_000, extractMainContent: true, cpuBudgetMs: budgetMs };
           child.send(request as never);
         } else if (m.type === 'converted') {
           const page = m.page;

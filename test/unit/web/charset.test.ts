@@ -49,6 +49,21 @@ describe('web/http charset', () => {
     assert.deepEqual([latin.text, latin.charset, latin.source], ['café', 'windows-1252', 'default']);
   });
 
+  it('detects GBK, windows-1251 and Shift_JIS pages that declare no encoding, and keeps windows-1252 for Western text', () => {
+    const page = (title: string, text: string): string => `<!DOCTYPE html><html><head><title>${title}</title><style>body{margin:0}</style></head><body><nav><a href="/">Home</a> <a href="/news">News</a></nav><p>${text}</p></body></html>`;
+    const cases: [string, string, string][] = [
+      [page('新闻', '简体中文网页内容。今天北京的天气很好，我们去公园散步吧。'), 'gbk', 'gb18030'],
+      [page('Новости', 'Совет директоров утвердил бюджет на следующий год.'), 'windows-1251', 'windows-1251'],
+      [page('日本', '日本語のテキスト、東京の天気は晴れです。'), 'shift_jis', 'windows-31j'],
+    ];
+    for (const [html, encoding, charset] of cases) {
+      const decoded = decodeText(iconv.encode(html, encoding), 'text/html', 10_000, true);
+      assert.deepEqual([decoded.text, decoded.charset, decoded.source, decoded.assumed], [html, charset, 'detected', true], encoding);
+    }
+    const french = decodeText(iconv.encode(page('Café', 'Crème brûlée, naïve façade. Le café est très bon à Paris, déjà.'), 'windows-1252'), 'text/html', 10_000, true);
+    assert.deepEqual([french.charset, french.source], ['windows-1252', 'default']);
+  });
+
   it('decodes at most maxChars characters and says the text was cut, never splitting a surrogate pair', () => {
     const decoded = decodeText(Buffer.from('ab😀cd'.repeat(1000), 'utf8'), 'text/plain', 3, false);
     assert.deepEqual([decoded.text, decoded.truncated], ['ab', true]);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { htmlToMarkdown, type Conversion, type ConversionOptions } from '../../../src/core/web/convert/markdown';
+import { render, type RenderMessage, type RenderRequest } from '../../../src/core/web/convert/render';
 import { markdownTokens, renderMarkdown } from '../../helpers/markdownText';
 import { articlePage } from '../../helpers/webPages';
 
@@ -53,6 +54,23 @@ describe('web/convert htmlToMarkdown', () => {
   });
 
   describe('code', () => {
+    it('keeps every <br> inside highlighted <pre><code> as a line break, with the article search on and off', () => {
+      // The shape of a v8.dev code block: one highlighting span per line, lines separated by <br>, a blank line by two.
+      const code = '<pre><code><span class="token">#include</span> <span>&lt;stdio.h&gt;</span><br><br><span>int main() {</span><br><span>  printf("hi");</span><br><br><br><span>}</span></code></pre>';
+      const prose = (text: string): string => `<p>${`${text} `.repeat(12)}</p>`;
+      const html = `<html><head><title>Faster C</title></head><body><nav><a href="/">Home</a></nav><article><h1>Faster C</h1>${prose('The compiler reads each file once and keeps what it learnt.')}${code}${prose('That is all the program needs to print a greeting.')}</article></body></html>`;
+      const block = '```\n#include <stdio.h>\n\nint main() {\n  printf("hi");\n\n\n}\n```';
+      const article = converted(html, { ...whole, extractMainContent: true });
+      assert.equal(article.content, 'readability');
+      assert.ok(article.markdown.includes(block), article.markdown);
+      assert.ok(md(html).includes(block), md(html));
+    });
+
+    it('makes a <code> of lines separated by <br> (outside <pre>) a fenced block, its other whitespace collapsed', () => {
+      const html = '<p>Run:</p><div><code>ls   -l<br>cd /tmp<br/><br/>echo hi</code></div><p>Then <code>exit</code>.</p>';
+      for (const extractMainContent of [false, true]) assert.equal(md(html, { ...whole, extractMainContent }), 'Run:\n\n```\nls -l\ncd /tmp\n\necho hi\n```\n\nThen `exit`.');
+    });
+
     it('fences code that contains three backticks with a longer fence', () => {
       const html = '<pre><code class="language-md">Use ```js fences.\n````\nand four too</code></pre>';
       assert.equal(md(html), '`````md\nUse ```js fences.\n````\nand four too\n`````');
@@ -138,6 +156,42 @@ describe('web/convert htmlToMarkdown', () => {
     assert.equal(md(html), 'kept');
   });
 
+  describe('text a browser shows but a reader does not read (soft hyphens, ruby, permalinks), formulas and icons', () => {
+    const prose = (text: string): string => `<p>${`${text} `.repeat(10)}</p>`;
+    // The shapes that broke: a German article with soft hyphens, a Japanese page with ruby readings, a Sphinx
+    // heading with its ¶ permalink, Wikipedia's MathML, a caniuse-style table of icons.
+    const body =
+      `<h1>Ver\u00ADsion notes<a class="headerlink" href="#v" title="Link to this heading">¶</a></h1>${prose('The kan\u00ADji reading is shown.')}` +
+      '<p><ruby>漢<rp>(</rp><rt>かん</rt><rp>)</rp>字<rt>じ</rt></ruby> means Chinese characters.<a href="#p2">§</a></p>' +
+      '<p>Energy is <math alttext="E=mc^2"><semantics><mrow><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></mrow><annotation encoding="application/x-tex">E = mc^2</annotation></semantics></math> and <math><mi>x</mi><mo>+</mo><mn>1</mn></math>.</p>' +
+      '<math display="block" alttext="\\sum_{i=1}^n i"><mrow><mo>∑</mo></mrow></math>' +
+      '<table><tr><th>Browser</th><th>Status</th></tr><tr><td>Chrome</td><td><img src="/icons/check.svg"></td></tr><tr><td>Safari</td><td><img src="/icons/cross.svg" title="Not supported"></td></tr></table>' +
+      prose('More prose follows the table here.');
+    const html = `<html><head><title>Version notes</title></head><body><article>${body}</article></body></html>`;
+    const expected = [
+      '# Version notes',
+      '漢字 means Chinese characters.',
+      'Energy is $E = mc^2$ and $x+1$.',
+      '$$\\sum_{i=1}^n i$$',
+      '| Browser | Status |\n| --- | --- |\n| Chrome | check.svg |\n| Safari | Not supported |',
+    ];
+
+    for (const extractMainContent of [false, true]) {
+      it(`drops soft hyphens, ruby readings and permalinks, writes MathML as TeX and names icons in tables (extraction ${extractMainContent ? 'on' : 'off'})`, () => {
+        const result = converted(html, { ...whole, extractMainContent });
+        const blocks = result.markdown.split('\n\n');
+        for (const block of expected) assert.ok(blocks.includes(block), `${block}\n---\n${result.markdown}`);
+        assert.ok(blocks.includes('The kanji reading is shown. '.repeat(10).trim()), result.markdown);
+        assert.doesNotMatch(result.markdown, /\u00AD|¶|§|かん/);
+      });
+    }
+
+    it('keeps two adjacent links around blocks (cards) on lines of their own, and inline links on one line', () => {
+      assert.equal(md('<div class="cards"><a href="/a"><div><h3>First card</h3></div></a><a href="/b"><div><h3>Second card</h3></div></a></div>'), '[First card](https://docs.example/a)\n\n[Second card](https://docs.example/b)');
+      assert.equal(md('<p><a href="/a">one</a><a href="/b">two</a></p>'), '[one](https://docs.example/a)[two](https://docs.example/b)');
+    });
+  });
+
   describe('pages a browser builds with JavaScript', () => {
     /** `bytes` of minified-looking inline script: a tag manager's queue and a bundle's module table. */
     const inlineScript = (bytes: number): string => {
@@ -169,7 +223,11 @@ describe('web/convert htmlToMarkdown', () => {
         '<!DOCTYPE html><html><head><title>Status</title><script src="/static/app.js"></script></head><body><div id="root"><h1>Service status</h1><p>All systems operational. The last incident was resolved on Monday at 14:00 UTC after a database failover that lasted four minutes. No action is needed.</p></div>' +
         `${stateScript('__INITIAL_STATE__', 50_000)}</body></html>`;
       const docs = `<!DOCTYPE html><html><head><title>Docs</title><script type="module" src="/assets/index-abc.js"></script></head><body><div id="app"><aside class="sidebar">${Array.from({ length: 50 }, (_, i) => `<a href="/docs/${i}">Guide ${i}</a>`).join('')}</aside><div class="content"><h1>Install</h1><p>Run the installer.</p><pre><code>npm install widget-kit</code></pre></div></div></body></html>`;
-      for (const html of [news, status, docs]) {
+      // A Next.js 404 page: `404` and its message in the mount element, beside the app's state and script files.
+      const next404 =
+        '<!DOCTYPE html><html><head><title>404: This page could not be found</title><script src="/_next/static/chunks/main.js" defer></script></head><body><div id="__next"><div style="font-family:system-ui"><div><h1 class="next-error-h1">404</h1><div><h2>This page could not be found.</h2></div></div></div></div>' +
+        '<script id="__NEXT_DATA__" type="application/json">{"props":{"pageProps":{"statusCode":404}},"page":"/_error","query":{},"buildId":"x"}</script></body></html>';
+      for (const html of [news, status, docs, next404]) {
         const result = converted(html, { ...whole, extractMainContent: true });
         assert.ok(result.pageChars < 500, `${result.pageChars} characters: a page the old rule judged`);
         assert.equal(result.scriptBuilt, false, html.slice(0, 200));
@@ -279,6 +337,25 @@ describe('web/convert htmlToMarkdown', () => {
       assert.ok(!result.markdown.includes('/section/3'), 'the navigation is still left out');
       const roomy = converted(html, { ...whole, extractMainContent: true, deadline: 1e9, now: () => (clock += 10) });
       assert.deepEqual([roomy.articleSearch, roomy.content], ['ran', 'readability']);
+    });
+
+    it('plans by the conversion process\'s CPU time, so a machine too busy to run it changes nothing (controlled clocks)', async () => {
+      // The input that broke: with a wall-clock budget, pages from 66 KB skipped their article search on a machine
+      // 5–6 times oversubscribed. Here the wall clock runs far past the budget while the process gets no CPU time.
+      const { html } = articlePage(20_000, 7);
+      const convert = async (cpuNow: () => number): Promise<Extract<Conversion, { mode: 'markdown' }>> => {
+        const messages: RenderMessage[] = [];
+        const request: RenderRequest = { bytes: Buffer.from(html), contentType: 'text/html; charset=utf-8', kind: 'html', sniffMarkup: true, url: whole.baseUrl, rawChars: 1000, extractMainContent: true, cpuBudgetMs: 25 };
+        await render(request, (m) => void messages.push(m), cpuNow);
+        const page = messages.find((m) => m.type === 'converted')?.page;
+        assert.ok(page?.kind === 'html' && page.conversion.mode === 'markdown');
+        return page.conversion;
+      };
+      const idle = await convert(() => 0);
+      assert.deepEqual([idle.articleSearch, idle.content], ['ran', 'readability']);
+      let cpu = 0;
+      const costly = await convert(() => (cpu += 10));
+      assert.equal(costly.articleSearch, 'no-time');
     });
   });
 });

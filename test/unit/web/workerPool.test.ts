@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { fork, spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { ConvertWorkerPool, MAX_CONVERT_WORKERS, SMALL_REQUEST_BYTES, type RenderResult } from '../../../src/core/web/convert/workerPool';
+import { ConvertWorkerPool, MAX_CONVERT_WORKERS, SMALL_REQUEST_BYTES, WALL_BACKSTOP_FACTOR, type RenderResult } from '../../../src/core/web/convert/workerPool';
 import type { ConvertedMessage, RenderMessage, RenderRequest } from '../../../src/core/web/convert/render';
 import type { ReadyMessage } from '../../../src/core/web/convert/workerReady';
 import type { DuckDuckGoPage } from '../../../src/core/web/search/providers/duckduckgoPage';
@@ -10,7 +10,7 @@ import { flateBomb, pdfDocument } from '../../helpers/pdfFixtures';
 import { builtConvertWorker } from '../../helpers/webFetchEnv';
 import { articlePage } from '../../helpers/webPages';
 
-type Request = Omit<RenderRequest, 'deadline'>;
+type Request = Omit<RenderRequest, 'cpuBudgetMs'>;
 
 const request = (html: string, rawChars = 200_000, contentType = 'text/html'): Request => ({
   bytes: Buffer.from(html, 'utf8'),
@@ -33,16 +33,16 @@ function markdownOf(result: RenderResult): string {
 const STALLING_WORKER = path.join(__dirname, 'fixtures', 'stallingConvertWorker.js');
 
 /** What the stand-in echoed about the request it got (its 'decoded' text). */
-function echoOf(result: RenderResult): { bytes: number; deadline: number; pid: number } {
-  return JSON.parse(result.text) as { bytes: number; deadline: number; pid: number };
+function echoOf(result: RenderResult): { bytes: number; cpuBudgetMs: number; pid: number } {
+  return JSON.parse(result.text) as { bytes: number; cpuBudgetMs: number; pid: number };
 }
 
 describe('web/convert ConvertWorkerPool', function () {
   this.timeout(30_000);
   const never = new AbortController().signal;
   const pools: ConvertWorkerPool[] = [];
-  const poolOf = (script: string, maxWorkers = MAX_CONVERT_WORKERS): ConvertWorkerPool => {
-    const created = new ConvertWorkerPool(script, 60_000, maxWorkers);
+  const poolOf = (script: string, maxWorkers = MAX_CONVERT_WORKERS, clock: ConstructorParameters<typeof ConvertWorkerPool>[3] = {}): ConvertWorkerPool => {
+    const created = new ConvertWorkerPool(script, 60_000, maxWorkers, clock);
     pools.push(created);
     return created;
   };
@@ -73,12 +73,10 @@ describe('web/convert ConvertWorkerPool', function () {
       }
     });
 
-    it('tells the process its deadline: 90 % of the budget from when the process took the request', async () => {
+    it('tells the process its CPU budget: 90 % of the budget, in its own CPU time', async () => {
       const pool = poolOf(STALLING_WORKER, 1);
-      const before = Date.now();
       const result = await pool.render(request('<p>x</p>', 200_000, 'x-test/echo'), 10_000, never);
-      const { deadline } = echoOf(result);
-      assert.ok(deadline >= before + 9000 && deadline <= Date.now() + 9000, String(deadline - before));
+      assert.equal(echoOf(result).cpuBudgetMs, 9000);
     });
   });
 
@@ -90,20 +88,42 @@ describe('web/convert ConvertWorkerPool', function () {
       return pool;
     }
 
-    it('returns the whole decoded source when the conversion outlives its budget, and stops the process', async () => {
+    it('returns the whole decoded source when the wall-clock backstop stops a process that got no CPU time, calling the machine busy', async () => {
+      // The stand-in idles: in 4 × 500 ms of wall-clock time it uses almost none of its 500 ms of CPU time,
+      // as a conversion does on a machine too busy to run it.
       const pool = await warmStallingPool();
       const before = await pool.render(request('<p>before</p>', 200_000, 'x-test/echo'), 10_000, never);
-      const result = await pool.render(request('<p>raw \u2407 text</p>', 9, 'x-test/decode-then-stall'), 2000, never);
-      assert.deepEqual({ ...result, waitedMs: 0 }, { text: '<p>raw \u2407 text</p>', truncated: false, charset: 'utf-8', charsetSource: 'header', charsetAssumed: false, page: null, failure: 'timeout', waitedMs: 0 });
+      const result = await pool.render(request('<p>raw \u2407 text</p>', 9, 'x-test/decode-then-stall'), 500, never);
+      const { usage, ...rest } = result;
+      assert.deepEqual({ ...rest, waitedMs: 0 }, { text: '<p>raw \u2407 text</p>', truncated: false, charset: 'utf-8', charsetSource: 'header', charsetAssumed: false, page: null, failure: 'overloaded', waitedMs: 0 });
+      assert.ok(usage && usage.wallMs >= 500 * WALL_BACKSTOP_FACTOR - 50 && usage.cpuMs !== undefined && usage.cpuMs < 500, JSON.stringify(usage));
       const next = await pool.render(request('<p>next</p>', 200_000, 'x-test/echo'), 10_000, never);
       assert.equal(next.failure, undefined, 'a fresh process took the next request');
       assert.notEqual(echoOf(next).pid, echoOf(before).pid);
     });
 
-    it('has no text when the worker stalls before decoding the body it was handed', async () => {
-      const pool = await warmStallingPool();
-      const result = await pool.render(request('<p>lost</p>', 200_000, 'x-test/stall'), 2000, never);
-      assert.deepEqual([result.failure, result.text, result.page], ['timeout', '', null]);
+    it('stops a process once it has used its CPU budget, long before the wall-clock backstop (controlled CPU clock)', async () => {
+      // The CPU reader says the process used 60 s of CPU time by the first reading after the request was sent.
+      let readings = 0;
+      const pool = poolOf(STALLING_WORKER, 1, { cpuTimeOf: () => (readings++ === 0 ? 1000 : 61_000), cpuPollMs: 10 });
+      const result = await pool.render(request('<p>lost</p>', 200_000, 'x-test/stall'), 60_000, never);
+      assert.deepEqual([result.failure, result.text, result.page, result.usage?.cpuMs], ['timeout', '', null, 60_000]);
+      assert.ok(result.usage!.wallMs < 60_000, String(result.usage!.wallMs));
+    });
+
+    it('falls back on the wall-clock backstop where CPU time cannot be read, saying how long it ran', async () => {
+      const pool = poolOf(STALLING_WORKER, 1, { cpuTimeOf: () => undefined });
+      await pool.render(request('<p>warm-up</p>'), 60_000, never);
+      const result = await pool.render(request('<p>lost</p>', 200_000, 'x-test/stall'), 100, never);
+      assert.deepEqual([result.failure, result.text, result.page, result.usage?.cpuMs], ['timeout', '', null, undefined]);
+      assert.ok(result.usage!.wallMs >= 100 * WALL_BACKSTOP_FACTOR - 50, String(result.usage!.wallMs));
+    });
+
+    it('keeps the pages of a PDF read before its process was stopped', async () => {
+      const pool = poolOf(STALLING_WORKER, 1, { cpuTimeOf: () => undefined });
+      await pool.render(request('<p>warm-up</p>'), 60_000, never);
+      const result = await pool.render({ ...request('', 200_000, 'x-test/pages-then-stall'), kind: 'pdf' }, 200, never);
+      assert.deepEqual([result.failure, result.pdfPagesRead], ['timeout', ['--- Page 1 of 3 ---\n\none', '--- Page 2 of 3 ---\n\ntwo']]);
     });
 
     it('gives up a request that waits for a process longer than its budget, decoding its start here', async () => {
@@ -129,8 +149,8 @@ describe('web/convert ConvertWorkerPool', function () {
       busy.abort(); // the first request ends now; only then does the second one start
       await assert.rejects(first, { code: 'WEB_ABORTED' });
       const result = await second;
-      assert.ok(echoOf(result).deadline >= released + 0.9 * 60_000, 'the deadline counts from the start');
-      assert.ok(result.waitedMs >= 0);
+      assert.equal(echoOf(result).cpuBudgetMs, 0.9 * 60_000, 'the whole budget is left');
+      assert.ok(result.waitedMs >= 0 && released > 0);
     });
 
     it('removes a queued request cancelled before it starts without running it', async () => {
@@ -276,13 +296,14 @@ describe('web/convert ConvertWorkerPool', function () {
 
   describe('PDF in the worker (pdf.js)', () => {
     /** Sends one request straight to a fresh conversion process, with a deadline the test chooses, and returns its reply. */
-    async function convertDirectly(bytes: Buffer, deadline: number): Promise<ConvertedMessage['page']> {
+    async function convertDirectly(bytes: Buffer, cpuBudgetMs: number, pages: string[] = []): Promise<ConvertedMessage['page']> {
       const worker = fork(builtConvertWorker(), [], { serialization: 'advanced', execArgv: [], stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
       try {
-        const message: RenderRequest = { bytes, contentType: 'application/pdf', kind: 'pdf', sniffMarkup: false, url: 'https://example.com/a.pdf', rawChars: 1000, extractMainContent: true, deadline };
+        const message: RenderRequest = { bytes, contentType: 'application/pdf', kind: 'pdf', sniffMarkup: false, url: 'https://example.com/a.pdf', rawChars: 1000, extractMainContent: true, cpuBudgetMs };
         const reply = new Promise<ConvertedMessage>((resolve, reject) => {
           worker.on('message', (m: RenderMessage | ReadyMessage) => {
             if (m.type === 'ready') worker.send(message as never);
+            else if (m.type === 'pdf-page') pages.push(m.text);
             else if (m.type === 'converted') resolve(m);
           });
           worker.once('error', reject);
@@ -306,6 +327,7 @@ describe('web/convert ConvertWorkerPool', function () {
           pagesRead: 3,
           stoppedBy: null,
           unreadPages: [],
+          garbledPages: [],
         },
       });
     });
@@ -339,9 +361,15 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.match(read.unreadPages[0]!.error, /decodes to more than 64 MiB/);
     });
 
-    it('stops reading pages at its deadline, keeping what it read (controlled budget: a deadline already past)', async () => {
-      const page = await convertDirectly(pdfDocument([['one'], ['two'], ['three']]), Date.now() - 1);
-      assert.deepEqual(page, { kind: 'pdf', pdf: { status: 'text', text: '--- Page 1 of 3 ---\n\none', pageCount: 3, pagesRead: 1, stoppedBy: 'deadline', unreadPages: [] } });
+    it('stops reading pages at its CPU budget, keeping what it read (controlled budget: none left)', async () => {
+      const page = await convertDirectly(pdfDocument([['one'], ['two'], ['three']]), 0);
+      assert.deepEqual(page, { kind: 'pdf', pdf: { status: 'text', text: '--- Page 1 of 3 ---\n\none', pageCount: 3, pagesRead: 1, stoppedBy: 'deadline', unreadPages: [], garbledPages: [] } });
+    });
+
+    it('posts each page as it is read, before the whole text', async () => {
+      const pages: string[] = [];
+      await convertDirectly(pdfDocument([['one'], ['two']]), 60_000, pages);
+      assert.deepEqual(pages, ['--- Page 1 of 2 ---\n\none', '--- Page 2 of 2 ---\n\ntwo']);
     });
   });
 });

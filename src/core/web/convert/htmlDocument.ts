@@ -1,5 +1,7 @@
 import { removeBanners, textLength } from './mainContent';
-import { markTaskCheckboxes } from './markdownRules';
+import { parseRefresh, type MetaRefresh } from './refresh';
+import { MATH_MARKER_ATTRIBUTE } from './markdownRules';
+import { keepCodeLineBreaks, markTaskCheckboxes } from './markdownRules';
 import type * as Linkedom from 'linkedom' with { 'resolution-mode': 'import' };
 
 // linkedom's type declarations are ESM-only; the package also ships CommonJS, which esbuild and tsx load.
@@ -101,6 +103,8 @@ export interface ScriptWeight {
    * empty for its scripts to fill; a server-rendered app has its text there already.
    */
   readonly mountChars?: number;
+  /** An app mount element holds a heading with text: the server rendered it (a Next.js 404 page's `404` and its message). */
+  readonly mountHeading: boolean;
 }
 
 /** Elements single-page apps render into: React's and Vue's `#root`/`#app`, Next.js, Gatsby, Nuxt, Angular. */
@@ -111,7 +115,7 @@ const APP_STATE = /__NEXT_DATA__|__NUXT__|__NUXT_DATA__|__INITIAL_STATE__|__APOL
 /**
  * Drops non-content elements (and, when looking for the main content, cookie and consent banners and sign-up
  * prompts, so neither Readability nor the fallback chain can take them for page text), puts markers in place
- * of task list checkboxes (see `markTaskCheckboxes`) and makes URLs absolute against `base`. A `<title>` found outside the head (head-less sources) becomes `document.title`. Returns
+ * of task list checkboxes (see `markTaskCheckboxes`), turns `<br>` in code into newlines (`keepCodeLineBreaks`) and makes URLs absolute against `base`. A `<title>` found outside the head (head-less sources) becomes `document.title`. Returns
  * what the scripts it dropped weighed, for telling a page that a browser builds with JavaScript.
  */
 export function prepareDocument(document: Document, base: string, extractMainContent: boolean): ScriptWeight {
@@ -126,14 +130,64 @@ export function prepareDocument(document: Document, base: string, extractMainCon
   const strayTitle = document.head.querySelector('title') ? undefined : document.body.querySelector('title')?.textContent;
   for (const el of Array.from(document.body.querySelectorAll(DROPPED))) el.remove();
   let mountChars: number | undefined;
+  let mountHeading = false;
   for (const mount of Array.from(document.body.querySelectorAll(APP_MOUNT))) {
     if (!mount.parentElement?.closest(APP_MOUNT)) mountChars = Math.max(mountChars ?? 0, textLength(mount)); // an outer one holds the inner ones' text
+    mountHeading ||= Array.from(mount.querySelectorAll('h1, h2, h3')).some((h) => textLength(h) > 0);
   }
+  cleanPageText(document);
   if (extractMainContent) removeBanners(document);
   markTaskCheckboxes(document);
+  keepCodeLineBreaks(document);
   if (strayTitle) document.title = strayTitle;
   absolutiseUrls(document, base);
-  return { chars, appState, scriptFile, ...(mountChars !== undefined ? { mountChars } : {}) };
+  return { chars, appState, scriptFile, mountHeading, ...(mountChars !== undefined ? { mountChars } : {}) };
+}
+
+/** Permalink anchors beside headings and paragraphs: Sphinx's `headerlink`, and `#` links whose text is only a mark. */
+const PERMALINK_TEXT = /^[\s¶§#🔗]*$/u;
+
+/**
+ * Removes what a browser shows but a reader does not read as the text: ruby annotations (`<rt>`, `<rp>`: the
+ * base text stays, `漢字` rather than `漢(かん)字(じ)`), permalink anchors (Sphinx's `¶` after every heading),
+ * and soft hyphens (U+00AD, which split words for a search: `Ver\u00ADsion`); and puts each MathML formula's
+ * TeX in its place (see {@link markMath}).
+ */
+function cleanPageText(document: Document): void {
+  for (const el of Array.from(document.body.querySelectorAll('rt, rp, a.headerlink'))) el.remove();
+  for (const a of Array.from(document.body.querySelectorAll('a[href^="#"]'))) {
+    const text = a.textContent ?? '';
+    if (text !== '' && PERMALINK_TEXT.test(text) && a.children.length === 0) a.remove();
+  }
+  markMath(document);
+  const walker = document.createTreeWalker(document.body, 4 /* NodeFilter.SHOW_TEXT */);
+  for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+    if (text.textContent?.includes('\u00AD')) text.textContent = text.textContent.replace(/\u00AD/g, '');
+  }
+}
+
+/**
+ * Replaces each `<math>` by a marker the Markdown rules write as `$TeX$` (`$$TeX$$` on its own line for
+ * `display="block"`): its TeX annotation (`<annotation encoding="application/x-tex">`), else its `alttext`,
+ * else its text. Without this a formula came out as its scattered MathML tokens, or not at all.
+ */
+function markMath(document: Document): void {
+  for (const math of Array.from(document.body.querySelectorAll('math'))) {
+    const annotation = Array.from(math.querySelectorAll('annotation')).find((a) => /^(application\/x-tex|tex|latex)$/i.test((a.getAttribute('encoding') ?? '').trim()));
+    const tex = normaliseTex(annotation?.textContent ?? '') || normaliseTex(math.getAttribute('alttext') ?? '') || normaliseTex(Array.from(math.querySelectorAll('annotation, annotation-xml')).reduce((t, a) => t.replace(a.textContent ?? '', ''), math.textContent ?? ''));
+    if (tex === '') {
+      math.remove();
+      continue;
+    }
+    const marker = document.createElement('span');
+    marker.setAttribute(MATH_MARKER_ATTRIBUTE, math.getAttribute('display') === 'block' ? 'block' : 'inline');
+    marker.textContent = tex;
+    math.replaceWith(marker);
+  }
+}
+
+function normaliseTex(tex: string): string {
+  return tex.replace(/\s+/g, ' ').trim();
 }
 
 /** Makes link and image URLs absolute; unwraps `javascript:` links; drops inline `data:` images' payloads. */
@@ -158,4 +212,23 @@ function absolute(url: string, base: string): string {
   } catch {
     return url;
   }
+}
+
+/**
+ * The first `<meta http-equiv="refresh">` of `document` that names a URL, resolved against `base`; undefined
+ * when there is none or its URL is not http(s).
+ */
+export function metaRefresh(document: Document, base: string): MetaRefresh | undefined {
+  for (const meta of Array.from(document.querySelectorAll('meta[http-equiv]'))) {
+    if ((meta.getAttribute('http-equiv') ?? '').trim().toLowerCase() !== 'refresh') continue;
+    const refresh = parseRefresh(meta.getAttribute('content') ?? '');
+    if (!refresh) continue;
+    try {
+      const url = new URL(refresh.url, base);
+      if (url.protocol === 'http:' || url.protocol === 'https:') return { url: url.href, delaySeconds: refresh.delaySeconds };
+    } catch {
+      // an invalid URL is ignored, as browsers do
+    }
+  }
+  return undefined;
 }

@@ -1,4 +1,5 @@
-import { documentBase, parseDocument, prepareDocument, type ScriptWeight } from './htmlDocument';
+import { documentBase, metaRefresh, parseDocument, prepareDocument, type ScriptWeight } from './htmlDocument';
+import type { MetaRefresh } from './refresh';
 import { scanHtml, MAX_DOM_NODES, MAX_NESTING_DEPTH } from './htmlScan';
 import { commentTextLength, fallbackContent, letterCount, normaliseSpace, profilePage, readabilityArticle, textLength, type ArticleRefusal, type ContentSource, type MainContent } from './mainContent';
 import { markdownLetterCount, toMarkdown } from './markdownRules';
@@ -64,6 +65,8 @@ export type Conversion =
       readonly commentChars: number;
       readonly segments?: Segments;
       readonly scriptBuilt: boolean;
+      /** The page's `<meta http-equiv="refresh">` to another URL, if it has one (not looked for in a page cut into parts). */
+      readonly refresh?: MetaRefresh;
     }
   | { readonly mode: 'raw-too-deep' }
   | { readonly mode: 'raw-error'; readonly error: string };
@@ -117,10 +120,11 @@ const SCRIPT_BUILT_MIN_SCRIPT_CHARS = 5000;
  * and an app's state or {@link SCRIPT_BUILT_MIN_SCRIPT_CHARS} characters of script. A server-rendered page
  * whose mount element or body already holds its text is not (the inputs that broke: a 427-character news
  * brief beside 20 KB of inline script, a status page of 186 characters in its `#root` beside an app's state).
+ * Nor is one whose mount element holds a heading (a Next.js 404 page: `404`, "This page could not be found.").
  * Scout's choice.
  */
 export function isScriptBuilt(scripts: ScriptWeight, pageChars: number): boolean {
-  if (pageChars >= SCRIPT_BUILT_MAX_CHARS) return false;
+  if (pageChars >= SCRIPT_BUILT_MAX_CHARS || scripts.mountHeading) return false;
   if (scripts.mountChars !== undefined && scripts.mountChars < SCRIPT_BUILT_EMPTY_CHARS && (scripts.scriptFile || scripts.appState)) return true;
   return pageChars < SCRIPT_BUILT_EMPTY_CHARS && (scripts.appState || scripts.chars >= SCRIPT_BUILT_MIN_SCRIPT_CHARS);
 }
@@ -145,6 +149,7 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
     const start = now();
     let document = parseDocument(source, scan);
     const base = documentBase(document, options.baseUrl);
+    const refresh = metaRefresh(document, base);
     const scripts = prepareDocument(document, base, options.extractMainContent);
     const reload = (): Document => {
       const fresh = parseDocument(source, scan);
@@ -189,6 +194,7 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
       ...(refusal !== undefined && refusal !== 'none' ? { articleRefused: refusal } : {}),
       commentChars,
       scriptBuilt,
+      ...(refresh ? { refresh } : {}),
     };
   } catch (e) {
     return { mode: 'raw-error', error: e instanceof Error ? e.message : String(e) };

@@ -1,15 +1,19 @@
 import TurndownService from 'turndown';
 import { strikethrough } from 'turndown-plugin-gfm';
+import { markPageLines } from './displayText';
 import { lettersIn, normaliseSpace } from './mainContent';
 import { gfmTables } from './tables';
 
 // Scout's turndown configuration: how a DOM subtree becomes Markdown (ATX headings, fenced code, GFM tables,
 // strikethrough and task lists, one-line links, compact lists).
 
-/** Converts `root` (an element of a linkedom document) to Markdown with Scout's rules; the result is trimmed. */
+/**
+ * Converts `root` (an element of a linkedom document) to Markdown with Scout's rules; the result is trimmed,
+ * and its lines shaped like Scout's own are marked as page text ({@link markPageLines}).
+ */
 export function toMarkdown(root: Element): string {
   nestStrayLists(root);
-  return converter().turndown(root as unknown as HTMLElement).trim();
+  return markPageLines(converter().turndown(root as unknown as HTMLElement).trim());
 }
 
 /** Letters and digits in `markdown`'s text, leaving out link and image destinations and titles. */
@@ -75,7 +79,10 @@ function converter(): TurndownService {
       const text = oneLineLinkText(content);
       const href = node.getAttribute('href')!.replace(/([<>()])/g, '\\$1');
       const title = normaliseSpace(node.getAttribute('title') ?? '').replace(/"/g, '\\"');
-      return text === '' ? '' : `[${text}](${/\s/.test(href) ? `<${href}>` : href}${title ? ` "${title}"` : ''})`;
+      if (text === '') return '';
+      const link = `[${text}](${/\s/.test(href) ? `<${href}>` : href}${title ? ` "${title}"` : ''})`;
+      // A link around blocks (a card) is a block itself: two of them side by side are two paragraphs, not one line.
+      return /^\s*\n|\n\s*$/.test(content) ? `\n\n${link}\n\n` : link;
     },
   });
   // Inline code is its text: a link or emphasis inside <code> is not Markdown inside a code span.
@@ -98,11 +105,63 @@ function converter(): TurndownService {
     filter: (node) => node.nodeName === 'A' && normaliseSpace(node.textContent ?? '') === '' && !node.querySelector('img[alt]:not([alt=""])'),
     replacement: () => '',
   });
+  // An image without alt text says nothing, except in a table, where an icon is the cell's value (a status table
+  // of check and cross icons came out empty): there its title, or its file name, stands for it.
   service.addRule('altlessImage', {
     filter: (node) => node.nodeName === 'IMG' && ((node.getAttribute('alt') ?? '').trim() === '' || !node.getAttribute('src')),
-    replacement: (_content, node) => (node.getAttribute('alt') ?? '').trim(),
+    replacement: (_content, node) => {
+      const alt = (node.getAttribute('alt') ?? '').trim();
+      if (alt !== '' || !node.closest('td, th')) return alt;
+      return normaliseSpace(node.getAttribute('title') ?? node.getAttribute('aria-label') ?? '') || fileNameOf(node.getAttribute('src') ?? '');
+    },
+  });
+  // A formula {@link MATH_MARKER_ATTRIBUTE} marked: its TeX between dollars, as written (no Markdown escapes).
+  service.addRule('math', {
+    filter: (node) => node.nodeName === 'SPAN' && node.hasAttribute(MATH_MARKER_ATTRIBUTE),
+    replacement: (_content, node) => {
+      const tex = node.textContent ?? '';
+      return node.getAttribute(MATH_MARKER_ATTRIBUTE) === 'block' ? `\n\n$$${tex}$$\n\n` : `$${tex}$`;
+    },
   });
   return service;
+}
+
+/**
+ * Replaces each `<br>` inside `<pre>` or `<code>` by a newline in the text. A `<code>` outside `<pre>` that
+ * holds one is a block of lines as a browser shows it: its other whitespace collapsed, and it is put in a
+ * `<pre>` so it becomes a fenced block. Run before Readability, which turns every run of two or more `<br>`
+ * into a `<p>` that swallows the lines after it: a highlighter's `<span>#include …</span><br><br><span>int
+ * main() {` came out as `#include <stdio.h>int main() {` with the default settings.
+ */
+export function keepCodeLineBreaks(document: Document): void {
+  const blocks = new Set<Element>();
+  for (const br of Array.from(document.body.querySelectorAll('pre br, code br'))) {
+    const code = br.closest('code');
+    if (code && !code.closest('pre')) blocks.add(code);
+  }
+  for (const code of blocks) {
+    const walker = document.createTreeWalker(code, 4 /* NodeFilter.SHOW_TEXT */);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) text.textContent = (text.textContent ?? '').replace(/[ \t\n\r\f]+/g, ' ');
+  }
+  for (const br of Array.from(document.body.querySelectorAll('pre br, code br'))) br.replaceWith(document.createTextNode('\n'));
+  for (const code of blocks) {
+    const pre = document.createElement('pre');
+    code.replaceWith(pre);
+    pre.appendChild(code);
+  }
+}
+
+/** The attribute of the element that stands for a MathML formula (htmlDocument.ts puts it there): `inline` or `block`. */
+export const MATH_MARKER_ATTRIBUTE = 'data-scout-math';
+
+/** The last path segment of an image URL, percent-decoded (`…/icons/check.svg` → `check.svg`); '' for none. */
+function fileNameOf(src: string): string {
+  const name = src.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() ?? '';
+  try {
+    return normaliseSpace(decodeURIComponent(name));
+  } catch {
+    return name;
+  }
 }
 
 /** The attribute of the element that stands for a task list item's checkbox: `x` when ticked, else empty. */

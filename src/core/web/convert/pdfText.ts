@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { markPageLines } from './displayText';
 import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs' with { 'resolution-mode': 'import' };
 
 /** One item of a page's text content: a run of text, or a marked-content boundary. */
@@ -33,6 +34,8 @@ export type PdfText =
       readonly pagesRead: number;
       readonly stoppedBy: 'page-cap' | 'deadline' | null;
       readonly unreadPages: readonly { readonly page: number; readonly error: string }[];
+      /** Pages whose text layer is not readable text ({@link isGarbled}: fonts that map their glyphs to no Unicode). */
+      readonly garbledPages: readonly number[];
     }
   | { readonly status: 'encrypted' }
   | { readonly status: 'no-text'; readonly pageCount: number }
@@ -45,6 +48,8 @@ export interface PdfOptions {
   readonly now?: () => number;
   /** Default {@link MAX_PDF_PAGES}. */
   readonly maxPages?: number;
+  /** Receives each page's text (as the result will hold it, marker first) once read; the next page waits for it. */
+  readonly onPage?: (text: string) => Promise<void> | void;
 }
 
 /**
@@ -83,6 +88,7 @@ export async function pdfToText(bytes: Uint8Array, options: PdfOptions = {}): Pr
     const pageCount = document.numPages;
     const pages: string[] = [];
     const unreadPages: { page: number; error: string }[] = [];
+    const garbledPages: number[] = [];
     let stoppedBy: 'page-cap' | 'deadline' | null = null;
     let anyText = false;
     for (let n = 1; n <= pageCount; n++) {
@@ -100,7 +106,7 @@ export async function pdfToText(bytes: Uint8Array, options: PdfOptions = {}): Pr
       try {
         const page = await document.getPage(n);
         try {
-          text = pageText((await page.getTextContent()).items);
+          text = markPageLines(collapseOverprinting(pageText((await page.getTextContent()).items)));
         } finally {
           page.cleanup();
         }
@@ -110,13 +116,16 @@ export async function pdfToText(bytes: Uint8Array, options: PdfOptions = {}): Pr
         const error = e instanceof Error ? e.message : String(e);
         unreadPages.push({ page: n, error });
         pages.push(`${marker}\n\n(The text of this page could not be read: ${error}.)`);
+        await options.onPage?.(pages[pages.length - 1]!);
         continue;
       }
       anyText ||= text !== '';
+      if (isGarbled(text)) garbledPages.push(n);
       pages.push(text === '' ? marker : `${marker}\n\n${text}`);
+      await options.onPage?.(pages[pages.length - 1]!);
     }
     if (!anyText && unreadPages.length === 0 && stoppedBy === null) return { status: 'no-text', pageCount };
-    return { status: 'text', text: pages.join('\n\n'), pageCount, pagesRead: pages.length, stoppedBy, unreadPages };
+    return { status: 'text', text: pages.join('\n\n'), pageCount, pagesRead: pages.length, stoppedBy, unreadPages, garbledPages };
   } catch (e) {
     return { status: 'invalid', error: e instanceof Error ? e.message : String(e) };
   } finally {
@@ -150,6 +159,37 @@ function pageText(items: readonly TextContentItem[]): string {
     .replace(/[ \t]+\n/g, '\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/**
+ * Characters a text layer holds when a font maps its glyphs to no Unicode: pdf.js then gives the glyph codes
+ * themselves (C0 controls, shown as control pictures), U+FFFD, or private-use code points.
+ */
+const UNMAPPED_GLYPH = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFD\uE000-\uF8FF]/gu;
+
+/**
+ * Whether a page's text is mostly glyphs mapped to no character: at least 30 % of its non-space characters
+ * (Scout's choice: a real page has at most a few such, a page of such glyphs came out as 38,000 control
+ * pictures without a word of warning).
+ */
+export function isGarbled(text: string): boolean {
+  const visible = text.replace(/\s+/g, '').length;
+  return visible > 0 && (text.match(UNMAPPED_GLYPH)?.length ?? 0) >= visible * 0.3;
+}
+
+/**
+ * A word drawn several times over itself (fake bold: each glyph painted 2–4 times at a small offset) comes out
+ * with each letter repeated (`TTTTeeeesssstttt`); each such word is written once (`Test`). A word counts only
+ * when every run of a letter in it is the same length, 2 to 4, and it has at least three runs (two, when the
+ * length is 3 or 4: `ooooffff` is `of`), so `keep`, `llama` or `1000` are never touched.
+ */
+export function collapseOverprinting(text: string): string {
+  return text.replace(/\S{6,}/gu, (word) => {
+    const runs = Array.from(word.matchAll(/(.)\1*/gsu), (m) => m[0]);
+    const length = Array.from(runs[0] ?? '').length;
+    if (runs.length < (length === 2 ? 3 : 2) || length < 2 || length > 4 || runs.some((run) => Array.from(run).length !== length)) return word;
+    return runs.map((run) => Array.from(run)[0]).join('');
+  });
 }
 
 /** What dist/pdfjs.js exports (see pdfjsBundle.mjs). */

@@ -1,5 +1,6 @@
 import { decodeText, type CharsetSource } from '../http/charset';
-import { displayText } from './displayText';
+import { displayText, markPageLines } from './displayText';
+import { feedKind, feedToMarkdown, type FeedMarkdown } from './feed';
 import { htmlToMarkdown, type Conversion } from './markdown';
 import { pdfToText, type PdfText } from './pdfText';
 
@@ -21,10 +22,12 @@ export interface RenderRequest {
   readonly rawChars: number;
   readonly extractMainContent: boolean;
   /**
-   * `Date.now()` ms by which the worker plans to have answered (set by the pool, a little before it stops the
-   * worker): an HTML page skips the article search and a PDF stops reading pages when it is near.
+   * ms of the conversion process's own CPU time (user and system, from when it received the request) within
+   * which it plans to have answered; set by the pool, a little under the CPU budget at which it stops the
+   * process. An HTML page skips the article search, a page cut in parts stops converting parts, and a PDF stops
+   * reading pages when this is near. CPU time, not wall-clock time, so a busy machine does not change the text.
    */
-  readonly deadline: number;
+  readonly cpuBudgetMs: number;
 }
 
 /**
@@ -45,17 +48,36 @@ export interface DecodedMessage {
 /**
  * A whole body, converted and display-safe:
  * - `text`: a text body, shown as decoded (its text is the {@link DecodedMessage}'s);
+ * - `feed`: an RSS, Atom or RDF feed, as a Markdown list (see feed.ts);
  * - `html`: an HTML body's conversion (its Markdown is the whole page's, or the main content's);
  * - `pdf`: a PDF's text, or why it has none.
  */
-export type ConvertedPage = { readonly kind: 'text' } | { readonly kind: 'html'; readonly conversion: Conversion } | { readonly kind: 'pdf'; readonly pdf: PdfText };
+export type ConvertedPage =
+  | { readonly kind: 'text' }
+  | { readonly kind: 'feed'; readonly feed: FeedMarkdown }
+  | { readonly kind: 'html'; readonly conversion: Conversion } | { readonly kind: 'pdf'; readonly pdf: PdfText };
 
 export interface ConvertedMessage {
   readonly type: 'converted';
   readonly page: ConvertedPage;
 }
 
-export type RenderMessage = DecodedMessage | ConvertedMessage;
+/**
+ * One page of a PDF's text, as {@link PdfText} will hold it (headed by its page marker), posted as soon as it
+ * is read, so a process stopped on a later page still leaves the pages it read.
+ */
+export interface PdfPageMessage {
+  readonly type: 'pdf-page';
+  readonly text: string;
+}
+
+export type RenderMessage = DecodedMessage | ConvertedMessage | PdfPageMessage;
+
+/** CPU time (user and system) this process has used, in ms: the clock of {@link RenderRequest.cpuBudgetMs}. */
+export function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 /**
  * A task of another kind than rendering, answered with one message (`ConvertWorkerPool.task`): parsing an
@@ -73,23 +95,32 @@ export interface WorkerTaskRequest {
 
 /**
  * Decodes (iconv-lite) and converts a whole body; `post` receives the {@link DecodedMessage} (HTML and text),
- * then the {@link ConvertedMessage}. Every text posted is display-safe.
+ * or each PDF page's {@link PdfPageMessage}, then the {@link ConvertedMessage}. Every text posted is
+ * display-safe. `post` resolves once the message has left the process: the decoded source is on its way to
+ * the pool before the (synchronous) conversion starts, so a conversion stopped for its budget still leaves it
+ * (a 5 MB source posted just before converting stayed queued in the blocked process, and nothing was shown).
+ * `cpuNow` is the clock of `cpuBudgetMs` (default {@link processCpuMs}); tests pass their own.
  */
-export async function render(request: RenderRequest, post: (message: RenderMessage) => void): Promise<void> {
+export async function render(request: RenderRequest, post: (message: RenderMessage) => Promise<void> | void, cpuNow: () => number = processCpuMs): Promise<void> {
+  const start = cpuNow();
+  const clock = { deadline: request.cpuBudgetMs, now: () => cpuNow() - start };
   if (request.kind === 'pdf') {
     // pdf.js wants a plain Uint8Array; a Buffer arrives as a Buffer over the IPC channel.
     const bytes = new Uint8Array(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength);
-    const pdf = await pdfToText(bytes, { deadline: request.deadline }).catch((e: unknown): PdfText => ({ status: 'invalid', error: e instanceof Error ? e.message : String(e) }));
+    const onPage = (text: string): Promise<void> | void => post({ type: 'pdf-page', text: displayText(text) });
+    const pdf = await pdfToText(bytes, { ...clock, onPage }).catch((e: unknown): PdfText => ({ status: 'invalid', error: e instanceof Error ? e.message : String(e) }));
     post({ type: 'converted', page: { kind: 'pdf', pdf: pdf.status === 'text' ? { ...pdf, text: displayText(pdf.text) } : pdf } });
     return;
   }
   // Every byte decodes to at most one UTF-16 code unit, so this many characters is the whole body.
   const decoded = decodeText(request.bytes, request.contentType, request.bytes.length, request.sniffMarkup);
-  post({ type: 'decoded', text: displayText(decoded.text), charset: decoded.charset, charsetSource: decoded.source, charsetAssumed: decoded.assumed });
+  await post({ type: 'decoded', text: markPageLines(displayText(decoded.text)), charset: decoded.charset, charsetSource: decoded.source, charsetAssumed: decoded.assumed });
   if (request.kind === 'text') {
-    post({ type: 'converted', page: { kind: 'text' } });
+    const feed = feedKind(decoded.text) ? feedToMarkdown(decoded.text) : undefined;
+    if (feed) await post({ type: 'converted', page: { kind: 'feed', feed: { ...feed, markdown: markPageLines(displayText(feed.markdown)) } } });
+    else await post({ type: 'converted', page: { kind: 'text' } });
     return;
   }
-  const conversion = htmlToMarkdown(decoded.text, { baseUrl: request.url, extractMainContent: request.extractMainContent, deadline: request.deadline });
+  const conversion = htmlToMarkdown(decoded.text, { baseUrl: request.url, extractMainContent: request.extractMainContent, ...clock });
   post({ type: 'converted', page: { kind: 'html', conversion: conversion.mode === 'markdown' ? { ...conversion, markdown: displayText(conversion.markdown) } : conversion } });
 }

@@ -1,6 +1,7 @@
 import { bodyRange, documentBase, parseDocument, parseSkeleton, prepareDocument } from './htmlDocument';
 import { CONTINUED_TABLE, type HtmlScan, type SegmentCut } from './htmlScan';
 import { normaliseSpace, removeChrome, textLength, type ContentSource } from './mainContent';
+import { markPageLines } from './displayText';
 import { toMarkdown } from './markdownRules';
 
 /** What {@link segmentedMarkdown} produced. */
@@ -62,7 +63,7 @@ export function segmentedMarkdown(source: string, scan: HtmlScan, options: { bas
     markdown += markdown === '' || text === '' ? text : `${continuesTable ? '\n' : '\n\n'}${text}`;
     converted++;
   }
-  if (converted < starts.length) markdown += `\n\n${UNCONVERTED_REST}\n\n${source.slice(starts[converted]!.offset, bodyEnd)}`;
+  if (converted < starts.length) markdown += `\n\n${UNCONVERTED_REST}\n\n${markPageLines(source.slice(starts[converted]!.offset, bodyEnd))}`;
   return {
     markdown: markdown.trim(),
     title,

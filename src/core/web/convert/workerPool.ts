@@ -1,9 +1,10 @@
 import { fork, type ChildProcess, type Serializable } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { ToolError } from '../../errors';
 import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 import type { CharsetSource } from '../http/charset';
-import { displayText } from './displayText';
+import { displayText, markPageLines } from './displayText';
 import type { ConvertedPage, RenderMessage, RenderRequest, WorkerTaskRequest } from './render';
 import { isReady, type ReadyMessage } from './workerReady';
 
@@ -24,15 +25,57 @@ export interface RenderResult {
   readonly page: ConvertedPage | null;
   /** Why `page` is null. */
   readonly failure?: WorkerFailure;
+  /** When `page` is null for a PDF: the text of each page read before the process was stopped, marker first. */
+  readonly pdfPagesRead?: readonly string[];
+  /**
+   * When the process was stopped for its budget: the ms it ran (wall clock) and the CPU time it used (undefined
+   * where the pool cannot read a process's CPU time).
+   */
+  readonly usage?: { readonly wallMs: number; readonly cpuMs: number | undefined };
   /** ms the request waited for a free conversion process. */
   readonly waitedMs: number;
 }
 
 /**
- * Why a conversion process gave no answer: its time budget ran out (`timeout`), it died (`worker-error`), or
+ * Why a conversion process gave no answer: it used up its time budget (`timeout`: its CPU time, or, where the
+ * pool cannot read CPU time, the wall-clock backstop), the wall-clock backstop ran out before it had used its
+ * CPU budget (`overloaded`: the machine was too busy to give it the processor), it died (`worker-error`), or
  * every process stayed busy with other requests for as long as the request may wait (`busy`).
  */
-export type WorkerFailure = 'timeout' | 'worker-error' | 'busy';
+export type WorkerFailure = 'timeout' | 'overloaded' | 'worker-error' | 'busy';
+
+/**
+ * A rendering's budget is CPU time, so the same page converts the same way on a busy machine; this many times
+ * the budget in wall-clock time stops a process whatever its CPU time (Scout's choice: a machine 4 times
+ * oversubscribed still converts what a quiet one does, and a stuck process never outlives this).
+ */
+export const WALL_BACKSTOP_FACTOR = 4;
+
+/** How often the pool reads a running conversion process's CPU time (ms). */
+const CPU_POLL_MS = 200;
+
+/**
+ * CPU time (user and system, in ms) the process `pid` has used, or undefined where it cannot be read. The
+ * pool's default is {@link procCpuTimeMs}; tests pass their own.
+ */
+export type CpuTimeReader = (pid: number) => number | undefined;
+
+/**
+ * A process's CPU time from Linux's /proc/<pid>/stat (utime + stime, in clock ticks of 1/100 s: USER_HZ is 100
+ * on every architecture Node runs on); undefined on other systems or when the file cannot be read. A read of
+ * a few hundred bytes from procfs, cheap enough for the calling thread every {@link CPU_POLL_MS}.
+ */
+export function procCpuTimeMs(pid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * V8 heap limit of one conversion process (`--max-old-space-size`, MB). Conversions are built to stay far below
@@ -80,9 +123,16 @@ interface IdleWorker {
 interface Budget {
   /** ms a request may wait in the queue. */
   readonly waitMs: number;
-  /** ms it may run once a process took it, given how long it waited. */
+  /**
+   * ms it may run once a process took it, given how long it waited: wall-clock time, or, with `cpu`, CPU
+   * time of the process (and {@link WALL_BACKSTOP_FACTOR} times as much wall-clock time).
+   */
   runMs(waitedMs: number): number;
+  readonly cpu?: boolean;
 }
+
+/** How a request that ran out of budget ran: see {@link RenderResult.usage}. */
+type Usage = NonNullable<RenderResult['usage']>;
 
 /**
  * Runs decode-and-convert requests in child processes (dist/convertWorker.js, started with `fork` and
@@ -97,10 +147,13 @@ interface Budget {
  * replaced by a new one when a request needs it. Every process exits when the calling process does (its IPC
  * channel closes).
  *
- * Time budget (issue 11 review: parallel calls queued behind one heavy page all ran out of time): `timeoutMs`
- * starts when a process takes the request, so time spent queued does not shorten a conversion. Waiting is
- * bounded apart, by the same `timeoutMs`: a request still queued then gets `failure: 'busy'`. A running
- * request that outlives its budget has its process stopped. Either way the decoded source is returned raw (the
+ * Time budget: a rendering may use `timeoutMs` of its process's CPU time, counted from when the process took
+ * the request, so neither time spent queued nor a busy machine shortens a conversion (on a machine 5 times
+ * oversubscribed, wall-clock budgets made large pages skip their article search); the pool reads the process's
+ * CPU time every {@link CPU_POLL_MS} and stops it when the budget is used up (`timeout`), and stops it anyway
+ * after {@link WALL_BACKSTOP_FACTOR} times `timeoutMs` of wall-clock time (`overloaded` if it had not used its
+ * CPU budget by then). Where CPU time cannot be read (systems without /proc), the backstop alone applies.
+ * Waiting is bounded apart, by the same `timeoutMs`: a request still queued then gets `failure: 'busy'`. Either way the decoded source is returned raw (the
  * whole of it, which the process posts before converting; or, if the request never reached a process, its
  * start decoded here as UTF-8). The caller's `signal` applies as well: cancelling removes a queued request
  * without starting anything, or stops the process running it.
@@ -127,10 +180,14 @@ export class ConvertWorkerPool {
    * @param idleMs how long an idle process waits for the next request before it exits
    * @param maxWorkers most large requests running at once (at least 1); one small request more may run
    */
+  /**
+   * @param clock.cpuTimeOf reads a process's CPU time (default {@link procCpuTimeMs}); `clock.cpuPollMs` how often
+   */
   constructor(
     readonly scriptPath: string,
     private readonly idleMs = 60_000,
     private readonly maxWorkers = MAX_CONVERT_WORKERS,
+    private readonly clock: { readonly cpuTimeOf?: CpuTimeReader; readonly cpuPollMs?: number } = {},
   ) {}
 
   /** Processes alive now (busy, idle, or stopped but not yet exited); never more than `maxWorkers + 1`. */
@@ -144,7 +201,8 @@ export class ConvertWorkerPool {
   }
 
   /**
-   * Decodes and converts one whole body: it may wait `timeoutMs` for a process, then convert for `timeoutMs`.
+   * Decodes and converts one whole body: it may wait `timeoutMs` for a process, then convert for `timeoutMs`
+   * of the process's CPU time (see the class comment for the wall-clock backstop).
    *
    * The body goes to the process without being decoded or scanned here: the request is serialized (one copy
    * of its bytes) as it is sent. The process posts the whole decoded source first, then the conversion.
@@ -152,11 +210,13 @@ export class ConvertWorkerPool {
    * When the budget runs out or the process dies, the result has no page: its text is the whole source the
    * process decoded first, or, if the request never reached a process, the body decoded here as UTF-8 (at
    * most `rawChars` characters). A body that reached a process which died before decoding it gives no text.
+   * A PDF stopped partway gives the pages it read (`pdfPagesRead`).
    *
    * @throws ToolError WEB_ABORTED when `signal` aborts
    */
-  render(request: Omit<RenderRequest, 'deadline'>, timeoutMs: number, signal: AbortSignal): Promise<RenderResult> {
+  render(request: Omit<RenderRequest, 'cpuBudgetMs'>, timeoutMs: number, signal: AbortSignal): Promise<RenderResult> {
     let decoded: Extract<RenderMessage, { type: 'decoded' }> | undefined;
+    const pdfPages: string[] = [];
     let sent = false;
     const source = (): Pick<RenderResult, 'text' | 'truncated' | 'charset' | 'charsetSource' | 'charsetAssumed'> => {
       if (decoded) return { text: decoded.text, truncated: false, charset: decoded.charset, charsetSource: decoded.charsetSource, charsetAssumed: decoded.charsetAssumed };
@@ -167,20 +227,26 @@ export class ConvertWorkerPool {
       request.bytes.length <= SMALL_REQUEST_BYTES,
       (runMs) => {
         sent = true;
-        const message: RenderRequest = { ...request, deadline: Date.now() + runMs * WORKER_DEADLINE_SHARE };
+        const message: RenderRequest = { ...request, cpuBudgetMs: runMs * WORKER_DEADLINE_SHARE };
         return message as unknown as Serializable;
       },
-      { waitMs: timeoutMs, runMs: () => timeoutMs },
+      { waitMs: timeoutMs, runMs: () => timeoutMs, cpu: true },
       signal,
       {
         reply: (m, waitedMs) => {
-          if (m.type === 'decoded') {
-            decoded = m;
-            return undefined;
-          }
-          return { ...source(), page: m.page, waitedMs };
+          if (m.type === 'decoded') decoded = m;
+          else if (m.type === 'pdf-page') pdfPages.push(m.text);
+          else return { ...source(), page: m.page, waitedMs };
+          return undefined;
         },
-        fallBack: (failure, waitedMs) => ({ ...source(), page: null, failure, waitedMs }),
+        fallBack: (failure, waitedMs, usage) => ({
+          ...source(),
+          page: null,
+          failure,
+          waitedMs,
+          ...(request.kind === 'pdf' ? { pdfPagesRead: pdfPages } : {}),
+          ...(usage ? { usage } : {}),
+        }),
       },
     );
   }
@@ -198,7 +264,7 @@ export class ConvertWorkerPool {
       signal,
       {
         reply: (m) => ({ reply: m }),
-        fallBack: (failure) => ({ failure: failure === 'busy' ? 'timeout' : failure }),
+        fallBack: (failure) => ({ failure: failure === 'busy' || failure === 'overloaded' ? 'timeout' : failure }),
       },
     );
   }
@@ -206,7 +272,7 @@ export class ConvertWorkerPool {
   /**
    * Queues a request for a process and settles with the first value `handle.reply` returns for a message from
    * that process (undefined means "wait for more"), or `handle.fallBack` when the budget runs out (queued or
-   * running) or the process dies. `outgoing` makes the message, given the ms it may run, when a process takes
+   * running; with how the process ran, when it ran out running) or the process dies. `outgoing` makes the message, given the ms it may run, when a process takes
    * the request (never, if it is cancelled or runs out of time while queued). A process that answered goes
    * back to the pool; one that timed out is stopped. Cancellation dequeues the request or stops its process,
    * and rejects with WEB_ABORTED.
@@ -216,18 +282,32 @@ export class ConvertWorkerPool {
     outgoing: (runMs: number) => Serializable,
     budget: Budget,
     signal: AbortSignal,
-    handle: { reply(message: M, waitedMs: number): R | undefined; fallBack(failure: WorkerFailure, waitedMs: number): R },
+    handle: { reply(message: M, waitedMs: number): R | undefined; fallBack(failure: WorkerFailure, waitedMs: number, usage?: Usage): R },
   ): Promise<R> {
     if (signal.aborted) return Promise.reject(aborted());
+    const cpuTimeOf = this.clock.cpuTimeOf ?? procCpuTimeMs;
     return new Promise<R>((resolve, reject) => {
       const queuedAt = Date.now();
       let waitedMs = 0;
       let worker: ChildProcess | undefined;
       let settled = false;
+      let poll: NodeJS.Timeout | undefined;
+      /** When the request was sent, and the process's CPU time then. */
+      let sentAt: { readonly ms: number; readonly cpuMs: number | undefined } | undefined;
+      const cpuUsed = (): number | undefined => {
+        if (sentAt?.cpuMs === undefined || worker?.pid === undefined) return undefined;
+        const now = cpuTimeOf(worker.pid);
+        return now === undefined ? undefined : Math.max(0, now - sentAt.cpuMs);
+      };
+      const outOfBudget = (failure: 'timeout' | 'overloaded', cpuMs: number | undefined): void => {
+        const usage = { wallMs: Date.now() - (sentAt?.ms ?? Date.now()), cpuMs };
+        finish(false, () => resolve(handle.fallBack(failure, waitedMs, usage)));
+      };
       const finish = (keepWorker: boolean, complete: () => void): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearInterval(poll);
         signal.removeEventListener('abort', onAbort);
         if (worker === undefined) {
           this.queue.splice(this.queue.indexOf(task), 1);
@@ -257,12 +337,26 @@ export class ConvertWorkerPool {
           waitedMs = Date.now() - queuedAt;
           clearTimeout(timer);
           const runMs = budget.runMs(waitedMs);
-          timer = setTimeout(() => finish(false, () => resolve(handle.fallBack('timeout', waitedMs))), runMs);
+          timer = setTimeout(
+            () => {
+              if (!budget.cpu) return outOfBudget('timeout', undefined);
+              const used = cpuUsed();
+              outOfBudget(used !== undefined && used < runMs ? 'overloaded' : 'timeout', used);
+            },
+            budget.cpu ? runMs * WALL_BACKSTOP_FACTOR : runMs,
+          );
           worker.on('message', onMessage);
           worker.on('error', onFailure);
           worker.on('exit', onFailure);
           const send = (): void => {
             if (settled) return;
+            sentAt = { ms: Date.now(), cpuMs: budget.cpu && given.pid !== undefined ? cpuTimeOf(given.pid) : undefined };
+            if (sentAt.cpuMs !== undefined) {
+              poll = setInterval(() => {
+                const used = cpuUsed();
+                if (used !== undefined && used >= runMs) outOfBudget('timeout', used);
+              }, this.clock.cpuPollMs ?? CPU_POLL_MS);
+            }
             given.send(outgoing(runMs), (error) => {
               if (error) onFailure();
             });
@@ -437,5 +531,5 @@ function decodeUtf8(bytes: Uint8Array, maxChars: number): Pick<RenderResult, 'te
   const limit = bytesForChars(maxChars);
   const text = new TextDecoder('utf-8').decode(bytes.subarray(0, limit));
   const truncated = text.length > maxChars || bytes.length > limit;
-  return { text: displayText(cutAtCodePoint(text, maxChars)), truncated, charset: 'utf-8', charsetSource: 'fallback', charsetAssumed: false };
+  return { text: markPageLines(displayText(cutAtCodePoint(text, maxChars))), truncated, charset: 'utf-8', charsetSource: 'fallback', charsetAssumed: false };
 }

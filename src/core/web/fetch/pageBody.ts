@@ -30,25 +30,37 @@ export interface PageBody {
 
 /** The body shown for a converted (or not converted) page, and the notes about how it was made. */
 export function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, conversionTimeoutMs: number): PageBody {
-  const budget = `the ${formatSeconds(conversionTimeoutMs)} conversion budget (scout.webFetch.conversionTimeoutMs)`;
+  const budget = `the ${formatSeconds(conversionTimeoutMs)} of processor time a conversion may use (scout.webFetch.conversionTimeoutMs)`;
   const page = rendered.page;
   const charset = charsetNotes(rendered);
   if (page?.kind === 'text') return { body: rendered.text, format: 'text', content: null, notes: charset, sourceTruncated: false };
+  if (page?.kind === 'feed') {
+    const { kind: feed, items, markdown } = page.feed;
+    const note = `the response is an ${feed} feed: its ${countOf(items, 'item')} ${items === 1 ? 'is' : 'are'} listed with their links, dates and summaries.`;
+    return { body: markdown === '' ? '(The feed has no items.)' : markdown, format: 'markdown', content: null, notes: [note, ...charset], sourceTruncated: false };
+  }
   if (page?.kind === 'pdf') return pdfBody(page.pdf, budget);
   if (page?.kind === 'html' && page.conversion.mode === 'markdown') {
     const c = page.conversion;
     return { body: c.markdown === '' ? '(The page has no readable text.)' : c.markdown, format: 'markdown', content: c.content, notes: [...contentNotes(c, budget), ...charset], sourceTruncated: false };
   }
+  const ranOut = (doing: string): string | undefined => {
+    if (rendered.failure === 'busy') return busy(conversionTimeoutMs);
+    if (rendered.failure === 'overloaded') return overloaded(rendered, conversionTimeoutMs);
+    if (rendered.failure !== 'timeout') return undefined;
+    // Without a reading of the process's CPU time, only the wall-clock backstop stopped it.
+    return rendered.usage && rendered.usage.cpuMs === undefined ? `${doing} took longer than ${formatSeconds(rendered.usage.wallMs)}` : `${doing} used up ${budget}`;
+  };
   if (kind === 'pdf') {
-    const why = rendered.failure === 'timeout' ? `reading the PDF took longer than ${budget}` : rendered.failure === 'busy' ? busy(budget) : 'the PDF reader stopped unexpectedly';
-    return { body: `(Nothing can be shown: ${why}.)`, format: 'pdf', content: null, notes: [], sourceTruncated: false };
+    const why = ranOut('reading the PDF') ?? 'the PDF reader stopped unexpectedly';
+    const read = rendered.pdfPagesRead ?? [];
+    if (read.length === 0) return { body: `(Nothing can be shown: ${why}.)`, format: 'pdf', content: null, notes: [], sourceTruncated: false };
+    return { body: read.join('\n\n'), format: 'pdf', content: null, notes: [`${why} on page ${read.length + 1}, so only the ${read.length === 1 ? 'page' : `${read.length} pages`} read before it ${read.length === 1 ? 'is' : 'are'} shown.`], sourceTruncated: false };
   }
   let why: string;
   if (page?.kind === 'html' && page.conversion.mode === 'raw-too-deep') why = `the HTML nests deeper than ${MAX_NESTING_DEPTH} levels`;
   else if (page?.kind === 'html' && page.conversion.mode === 'raw-error') why = `converting the HTML failed (${page.conversion.error})`;
-  else if (rendered.failure === 'timeout') why = `converting the ${kind === 'html' ? 'HTML' : 'text'} took longer than ${budget}`;
-  else if (rendered.failure === 'busy') why = busy(budget);
-  else why = 'the converter stopped unexpectedly';
+  else why = ranOut(`converting the ${kind === 'html' ? 'HTML' : 'text'}`) ?? 'the converter stopped unexpectedly';
   const format = kind === 'html' ? 'raw-html' : 'text';
   if (rendered.text === '') return { body: displayText(`(Nothing can be shown: ${why}, before the page was decoded.)`), format, content: null, notes: [], sourceTruncated: false };
   let shown = kind === 'html' ? 'the raw HTML is shown' : 'the text is shown as it is';
@@ -56,14 +68,26 @@ export function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, 
   return { body: rendered.text, format, content: null, notes: [`${why}, so ${shown}.`, ...charset], sourceTruncated: rendered.truncated };
 }
 
-function busy(budget: string): string {
-  return `every conversion process stayed busy with other pages for ${budget}`;
+function busy(conversionTimeoutMs: number): string {
+  return `every conversion process stayed busy with other pages for ${formatSeconds(conversionTimeoutMs)} (scout.webFetch.conversionTimeoutMs)`;
+}
+
+/** Why a conversion stopped by the wall-clock backstop is not the page's fault: the machine gave it too little processor time. */
+function overloaded(rendered: RenderResult, conversionTimeoutMs: number): string {
+  const usage = rendered.usage;
+  const got = usage?.cpuMs !== undefined ? `in ${formatSeconds(usage.wallMs)} it got only ${formatSeconds(Math.round(usage.cpuMs))} of processor time, of the ${formatSeconds(conversionTimeoutMs)} it may use (scout.webFetch.conversionTimeoutMs)` : '';
+  return `the computer was too busy to convert the page (${got}; fetching it again when the computer is less busy converts it)`;
 }
 
 /** What the header says about a charset nothing declared, when the choice mattered (the body is not plain ASCII). */
 function charsetNotes(rendered: RenderResult): string[] {
   if (!rendered.charsetAssumed) return [];
-  const why = rendered.charset === 'utf-8' ? 'its bytes are valid UTF-8' : 'its bytes are not valid UTF-8, and windows-1252 is the web’s default for such pages';
+  const why =
+    rendered.charsetSource === 'detected'
+      ? 'its bytes are not valid UTF-8, and an encoding detector (chardet) found them to be that encoding'
+      : rendered.charset === 'utf-8'
+        ? 'its bytes are valid UTF-8'
+        : 'its bytes are not valid UTF-8, and windows-1252 is the web’s default for such pages';
   return [`the server declared no character encoding (no Content-Type charset, byte order mark or <meta charset>), so Scout read the page as ${rendered.charset}: ${why}. If the text looks garbled, the page uses another encoding.`];
 }
 
@@ -124,6 +148,11 @@ function pdfBody(pdf: PdfText, budget: string): PageBody {
       if (pdf.unreadPages.length > 0) {
         const pages = pdf.unreadPages.slice(0, 10).map((p) => p.page).join(', ') + (pdf.unreadPages.length > 10 ? ', …' : '');
         notes.push(`the text of ${pdf.unreadPages.length === 1 ? 'page' : 'pages'} ${pages} could not be read (${capHeaderText(pdf.unreadPages[0]!.error, MAX_ERROR_CHARS)}).`);
+      }
+      if (pdf.garbledPages.length > 0) {
+        const pages = pdf.garbledPages.slice(0, 10).join(', ') + (pdf.garbledPages.length > 10 ? ', …' : '');
+        const which = pdf.garbledPages.length === pdf.pagesRead ? 'the text of every page read' : `the text of ${pdf.garbledPages.length === 1 ? 'page' : 'pages'} ${pages}`;
+        notes.push(`${which} is not readable: the PDF's fonts map their glyphs to no characters, so it comes out as control pictures and stray symbols. Look for an HTML or text version of the document.`);
       }
       return result(pdf.text, notes);
     }

@@ -8,6 +8,7 @@ import { countOf, saveCompleteResult, type SavedResult } from '../../spill';
 import { classifyContent } from '../convert/contentKind';
 import { displayText } from '../convert/displayText';
 import type { ContentSource } from '../convert/mainContent';
+import { parseRefresh, type MetaRefresh } from '../convert/refresh';
 import { sharedConvertWorkerPool, type ConvertWorkerPool } from '../convert/workerPool';
 import { capHeaderText, completeFetchText, fitsInOneResult, formatFetchOutput, MAX_HEADER_URL_CHARS } from './output';
 import { formatSeconds, pageBody, type PageBody, type WebFetchFormat } from './pageBody';
@@ -15,7 +16,7 @@ import { formatSeconds, pageBody, type PageBody, type WebFetchFormat } from './p
 export type { WebFetchFormat } from './pageBody';
 import { AddressGuard } from '../http/addressGuard';
 import type { BodyCut } from '../http/body';
-import { DEFAULT_MAX_BODY_BYTES, httpRequest, type HttpResponse } from '../http/client';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_REDIRECTS, followSameOrigin, httpRequest, type HttpResponse } from '../http/client';
 import { bareHostname, parseWebUrl } from '../http/url';
 
 export interface WebFetchArgs {
@@ -91,13 +92,14 @@ export function createWebFetchTool(convertWorkerPath: string, options: WebFetchT
  * text (text, JSON, XML, Markdown) or as the text of its pages (PDF), headed `Fetched <finalUrl> (HTTP <status>)`.
  *
  * The whole body (up to the 5 MiB download cap) is decoded and converted in a separate process within
- * `conversionTimeoutMs`, which starts when a conversion process takes it (`fetchTimeoutMs` bounds the
- * download; waiting for a free process is bounded by `conversionTimeoutMs` too), so a call takes at most
- * `fetchTimeoutMs + 2 × conversionTimeoutMs`. `fetchMaxOutputChars` bounds the text the model gets; a longer
+ * `conversionTimeoutMs` of that process's CPU time, counted when it takes the body, with a wall-clock backstop
+ * of `WALL_BACKSTOP_FACTOR` (4) times as long (`fetchTimeoutMs` bounds the download; waiting for a free process
+ * is bounded by `conversionTimeoutMs` too), so a call takes at most `fetchTimeoutMs + 5 × conversionTimeoutMs`. `fetchMaxOutputChars` bounds the text the model gets; a longer
  * result (the Markdown, or the raw source when conversion failed) is saved whole through the spill writer and
  * its footer names where.
  *
- * Redirect rule: hops within the same origin, and `http://host` → `https://host`, are followed (up to 5);
+ * Redirect rule: hops within the same origin, and `http://host` → `https://host`, are followed (up to 5, a
+ * refresh declaration counted as one: see {@link MAX_FOLLOWED_REFRESH_SECONDS});
  * a hop to any other origin is not followed but reported, naming its target, so the model decides whether
  * to fetch it (a target the guard refuses without DNS, a private address or `localhost`, is refused outright). Non-2xx statuses are results.
  */
@@ -126,11 +128,25 @@ function formatBytes(bytes: number): string {
   return bytes < 1_000_000 ? `${(bytes / 1000).toFixed(1)} KB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
 
-async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorkerPool, options: WebFetchToolOptions): Promise<ToolOutput<WebFetchValue>> {
+/**
+ * A page whose `<meta http-equiv="refresh">` (or `Refresh` header) sends the browser to another URL within this
+ * many seconds is a redirect: the usual docs-root page (`content="0; url=latest/"`), which alone had "no
+ * readable text". Its target is followed by the redirect rule, counted in the redirect limit. A longer delay
+ * is a page in its own right (one that reloads a newer version of itself): it is shown, with a note naming the
+ * target. Scout's choice.
+ */
+export const MAX_FOLLOWED_REFRESH_SECONDS = 10;
+
+/**
+ * @param hopsBefore the URLs that redirected before this request (HTTP hops and refresh declarations), oldest
+ *   first; they count toward the redirect limit
+ */
+async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorkerPool, options: WebFetchToolOptions, hopsBefore: readonly string[] = []): Promise<ToolOutput<WebFetchValue>> {
   const config = env.config.webFetch;
   const guard = new AddressGuard(config.allowedPrivateHosts);
   const res = await httpRequest({
     url: args.url,
+    maxRedirects: DEFAULT_MAX_REDIRECTS - hopsBefore.length,
     headers: { accept: ACCEPT },
     timeoutMs: config.fetchTimeoutMs,
     ...(options.downloadDeadline ? { deadline: options.downloadDeadline } : {}),
@@ -142,7 +158,7 @@ async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorke
   const contentType = headerValue(res.headers['content-type']);
   // A header value may hold C1 controls (obs-text bytes, decoded as Latin-1): shown as escapes in the value too.
   const base = { finalUrl: res.url, status: res.status, contentType: showControlPictures(contentType), bytes: res.body.length, cut: res.cut, redirectTo: null };
-  const notes = [...redirectNotes(res), ...cutNotes(res.cut, config.fetchTimeoutMs), ...statusNotes(res)];
+  const notes = [...redirectNotes([...hopsBefore, ...res.redirects], hopsBefore.length > 0), ...cutNotes(res.cut, config.fetchTimeoutMs), ...statusNotes(res)];
   const plain = (format: WebFetchFormat, body: string): PageBody => ({ body, format, content: null, notes: [], sourceTruncated: false });
 
   if (res.redirectTo !== null) {
@@ -172,7 +188,36 @@ async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorke
     config.conversionTimeoutMs,
     env.signal,
   );
+  const conversion = rendered.page?.kind === 'html' && rendered.page.conversion.mode === 'markdown' ? rendered.page.conversion : undefined;
+  const refresh = conversion?.refresh ?? headerRefresh(res);
+  if (refresh && refresh.url.replace(/#.*$/, '') !== res.url.replace(/#.*$/, '')) {
+    const after = `after ${countOf(refresh.delaySeconds, 'second')}`;
+    if (refresh.delaySeconds > MAX_FOLLOWED_REFRESH_SECONDS) {
+      notes.push(`the page asks browsers to go on to ${capHeaderText(refresh.url, MAX_HEADER_URL_CHARS)} ${after} (a refresh declaration); this is the page itself.`);
+    } else if (followSameOrigin(new URL(res.url), new URL(refresh.url))) {
+      const hops = [...hopsBefore, ...res.redirects, res.url];
+      if (hops.length > DEFAULT_MAX_REDIRECTS) throw new ToolError('WEB_REDIRECT', `${hops[0]!} redirected more than ${DEFAULT_MAX_REDIRECTS} times (last hop, a refresh declaration, to ${refresh.url}). Fetch the final address directly if you know it.`);
+      if (hops.includes(refresh.url)) throw new ToolError('WEB_REDIRECT', `${res.url} redirects in a loop (a refresh declaration back to ${refresh.url}). The page cannot be fetched as is; try a different URL.`);
+      return fetchPage({ url: refresh.url }, env, workers, options, hops);
+    } else {
+      refuseBlockedTarget(refresh.url, guard, res.url);
+      const body = `The page redirects (a refresh declaration, ${after}) to another origin: ${refresh.url}\nScout follows redirects only within the same origin, or from http to https on the same host. If that destination is what you need, call web_fetch with it.`;
+      return finish(env, { ...base, redirectTo: refresh.url }, notes, plain('redirect', displayText(body)));
+    }
+  }
   return finish(env, base, notes, pageBody(kind.kind, rendered, config.conversionTimeoutMs));
+}
+
+/** The response's `Refresh` header (the same syntax as the `<meta>` one), resolved against its URL; undefined when it names none. */
+function headerRefresh(res: HttpResponse): MetaRefresh | undefined {
+  const refresh = parseRefresh(headerValue(res.headers.refresh));
+  if (!refresh) return undefined;
+  try {
+    const url = new URL(refresh.url, res.url);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? { url: url.href, delaySeconds: refresh.delaySeconds } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -196,8 +241,9 @@ async function finish(env: ToolEnv, value: Omit<WebFetchValue, 'sourceId' | 'tru
   };
 }
 
-function redirectNotes(res: HttpResponse): string[] {
-  return res.redirects.length > 0 ? [`redirected from ${capHeaderText(res.redirects[0]!, MAX_HEADER_URL_CHARS)}.`] : [];
+/** The note naming the URL the call started from, when it was redirected (`byRefresh`: a refresh declaration was among the hops). */
+function redirectNotes(hops: readonly string[], byRefresh: boolean): string[] {
+  return hops.length > 0 ? [`redirected from ${capHeaderText(hops[0]!, MAX_HEADER_URL_CHARS)}${byRefresh ? ' (by a refresh declaration)' : ''}.`] : [];
 }
 
 function cutNotes(cut: BodyCut | null, fetchTimeoutMs: number): string[] {
@@ -215,11 +261,23 @@ function cutNotes(cut: BodyCut | null, fetchTimeoutMs: number): string[] {
   }
 }
 
-/** The note for an error status; the server's reason phrase is shortened to {@link MAX_REASON_PHRASE_CHARS}. */
+/**
+ * The note for an error status; the server's reason phrase is shortened to {@link MAX_REASON_PHRASE_CHARS}. A
+ * 429 or 503 also says how long to wait: its `Retry-After` (seconds or an HTTP date), or, without one, to wait
+ * before trying again.
+ */
 function statusNotes(res: HttpResponse): string[] {
   if (res.status < 400) return [];
   const reason = res.statusText ? ` ${capHeaderText(res.statusText, MAX_REASON_PHRASE_CHARS)}` : '';
-  return [`the server answered with an error status (HTTP ${res.status}${reason}); the text below is its error page.`];
+  const notes = [`the server answered with an error status (HTTP ${res.status}${reason}); the text below is its error page.`];
+  if (res.status === 429 || res.status === 503) {
+    const busy = res.status === 429 ? 'the server is limiting how often it is asked' : 'the server is unavailable for now';
+    const seconds = res.retryAfterMs === null ? 0 : Math.ceil(res.retryAfterMs / 1000);
+    const wait = seconds < 120 ? countOf(seconds, 'second') : countOf(Math.ceil(seconds / 60), 'minute');
+    if (res.retryAfterMs !== null) notes.push(`${busy} and asks to wait ${wait} (Retry-After): fetch the page again after that, not sooner.`);
+    else notes.push(`${busy}: wait a while before fetching the page again.`);
+  }
+  return notes;
 }
 
 

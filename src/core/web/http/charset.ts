@@ -1,3 +1,4 @@
+import { analyse } from 'chardet';
 import iconv from 'iconv-lite';
 import labelsToNames from 'whatwg-encoding/lib/labels-to-names.json';
 import { bytesForChars, cutAtCodePoint } from '../../codePoints';
@@ -5,9 +6,11 @@ import { bytesForChars, cutAtCodePoint } from '../../codePoints';
 /**
  * Where the charset of a body came from. The order of precedence is the WHATWG "encoding sniffing
  * algorithm" (HTML §13.2.3.2): a byte order mark, then the `Content-Type` charset, then a `<meta>` (or XML
- * declaration) in the head, then a default chosen from the bytes (`default`: nothing declared one).
+ * declaration) in the head, then, when nothing declared one, what the bytes say: `detected` (an encoding
+ * detector's confident guess, as the standard allows a user agent to make) or `default` (valid UTF-8, or else
+ * windows-1252).
  */
-export type CharsetSource = 'bom' | 'header' | 'meta' | 'default';
+export type CharsetSource = 'bom' | 'header' | 'meta' | 'detected' | 'default';
 
 export interface DecodedText {
   /** The decoded text, at most `maxChars` UTF-16 code units, without a BOM. */
@@ -19,7 +22,7 @@ export interface DecodedText {
   readonly source: CharsetSource;
   /**
    * Nothing declared the charset and the body holds a byte outside ASCII, so the charset is Scout's guess
-   * (UTF-8 when the bytes are valid UTF-8, else windows-1252): a result should say so.
+   * (UTF-8 when the bytes are valid UTF-8, else the detector's, else windows-1252): a result should say so.
    */
   readonly assumed: boolean;
 }
@@ -134,16 +137,45 @@ export function decodeText(bytes: Uint8Array, contentType: string | undefined, m
     } else if (markup) {
       charset = markup;
       source = 'meta';
-    } else {
-      charset = isUtf8(bytes) ? 'utf-8' : 'windows-1252';
+    } else if (isUtf8(bytes)) {
+      charset = 'utf-8';
       source = 'default';
+    } else {
+      const detected = detectCharset(bytes);
+      charset = detected ?? 'windows-1252';
+      source = detected ? 'detected' : 'default';
     }
   }
-  const assumed = source === 'default' && !isAscii(bytes);
+  const assumed = (source === 'default' || source === 'detected') && !isAscii(bytes);
   const prefix = bytes.subarray(0, bytesForChars(maxChars));
   const decoded = iconv.decode(Buffer.from(prefix.buffer, prefix.byteOffset, prefix.length), charset, { stripBOM: true });
   const truncated = decoded.length > maxChars || prefix.length < bytes.length || moreBytes;
   return { text: truncated ? cutAtCodePoint(decoded, maxChars) : decoded, truncated, charset, source, assumed };
+}
+
+/** Bytes of a body the encoding detector reads (its start; a page's language shows within it). */
+const DETECTOR_SAMPLE_BYTES = 64 * 1024;
+
+/**
+ * Least confidence (chardet's 0–100) at which the detector's guess is used. Measured on short pages with the
+ * markup left out: GBK text scores 100, windows-1251 Russian 50 and more, while French windows-1252 text is
+ * taken for ISO-8859-2 at 13, so below this the web's default, windows-1252, is kept. Scout's choice.
+ */
+const MIN_DETECTOR_CONFIDENCE = 25;
+
+/**
+ * The encoding chardet (a port of ICU's detector) finds in the start of a body that is not UTF-8, with tags,
+ * scripts, styles and comments left out so the ASCII markup does not drown the text; undefined when it is not
+ * confident ({@link MIN_DETECTOR_CONFIDENCE}), names an encoding the web does not decode, or only says
+ * windows-1252 again.
+ */
+function detectCharset(bytes: Uint8Array): string | undefined {
+  const sample = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, DETECTOR_SAMPLE_BYTES)).toString('latin1');
+  const text = sample.replace(/<!--[\s\S]*?(?:-->|$)|<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<[^>]*>/gi, ' ');
+  const best = analyse(Buffer.from(text, 'latin1'))[0];
+  if (!best || best.confidence < MIN_DETECTOR_CONFIDENCE) return undefined;
+  const charset = charsetFromLabel(best.name);
+  return charset === undefined || charset === 'windows-1252' || charset.startsWith('utf-') ? undefined : charset;
 }
 
 /** True when every byte of `bytes` is ASCII (below 0x80). */

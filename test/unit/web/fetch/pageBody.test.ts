@@ -29,4 +29,25 @@ describe('web_fetch page notes', () => {
     assert.match(note(1), /, and it could not be cut into parts, so it was parsed whole[.;,]/);
     assert.match(note(3), /so it was converted in 3 parts[.;,]/);
   });
+
+  describe('a conversion stopped for its budget', () => {
+    const stopped = (kind: 'html' | 'pdf', extra: Partial<RenderResult>): RenderResult => ({ text: kind === 'html' ? '<p>source</p>' : '', truncated: false, charset: 'utf-8', charsetSource: 'header', charsetAssumed: false, page: null, waitedMs: 0, ...extra });
+
+    it('blames the page when it used its CPU budget, and the machine when the wall-clock backstop stopped it first', () => {
+      assert.deepEqual(pageBody('html', stopped('html', { failure: 'timeout', usage: { wallMs: 12_000, cpuMs: 10_000 } }), 10_000).notes, [
+        'converting the HTML used up the 10 s of processor time a conversion may use (scout.webFetch.conversionTimeoutMs), so the raw HTML is shown.',
+      ]);
+      assert.deepEqual(pageBody('html', stopped('html', { failure: 'overloaded', usage: { wallMs: 40_000, cpuMs: 2140 } }), 10_000).notes, [
+        'the computer was too busy to convert the page (in 40 s it got only 2.14 s of processor time, of the 10 s it may use (scout.webFetch.conversionTimeoutMs); fetching it again when the computer is less busy converts it), so the raw HTML is shown.',
+      ]);
+      assert.deepEqual(pageBody('html', stopped('html', { failure: 'timeout', usage: { wallMs: 40_000, cpuMs: undefined } }), 10_000).notes, ['converting the HTML took longer than 40 s, so the raw HTML is shown.']);
+    });
+
+    it('shows the pages of a PDF read before its budget ran out (a page that inflates to 1 GiB of text)', () => {
+      const result = pageBody('pdf', stopped('pdf', { failure: 'timeout', pdfPagesRead: ['--- Page 1 of 3 ---\n\none', '--- Page 2 of 3 ---\n\ntwo'] }), 10_000);
+      assert.equal(result.body, '--- Page 1 of 3 ---\n\none\n\n--- Page 2 of 3 ---\n\ntwo');
+      assert.deepEqual(result.notes, ['reading the PDF used up the 10 s of processor time a conversion may use (scout.webFetch.conversionTimeoutMs) on page 3, so only the 2 pages read before it are shown.']);
+      assert.equal(pageBody('pdf', stopped('pdf', { failure: 'timeout', pdfPagesRead: [] }), 10_000).body, '(Nothing can be shown: reading the PDF used up the 10 s of processor time a conversion may use (scout.webFetch.conversionTimeoutMs).)');
+    });
+  });
 });
