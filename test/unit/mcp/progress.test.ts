@@ -50,7 +50,7 @@ describe('MCP server: progress of grep, glob and web_fetch, and advice in the CL
     let origin: string;
     let release: () => void = () => undefined;
     before(async () => {
-      server = http.createServer((req, res) => {
+      server = http.createServer((_req, res) => {
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
         // The first half now, the rest once the test has heard progress for it.
         res.write('a'.repeat(40_000));
