@@ -1,3 +1,4 @@
+import unhomoglyph from 'unhomoglyph';
 import { breaksLine, jsonQuote, UNSAFE_OR_INVISIBLE } from '../controlCharacters';
 
 /**
@@ -28,10 +29,38 @@ const ANY_LINE_NEEDS_QUOTING = new RegExp(String.raw`${UNSAFE_OR_INVISIBLE.sourc
 /**
  * True when `line` could pass for one of a result's own lines (issue 12): a note or footer (`[`), a quoted name
  * (`"`), a grep row (`Line 9:`), the workdir note, an empty result, the heading of a saved result, an error,
- * or anything with white space at either end (which looks like a blank line or another line). Case is ignored.
+ * or anything with white space at either end (which looks like a blank line or another line). Case is ignored,
+ * and so are look-alike spellings: a line with non-ASCII characters is compared once more as
+ * {@link foldLookAlikes} reads it (`Line` with a NO-BREAK SPACE, a leading U+2800 or combining mark, Cyrillic
+ * letters).
  */
 export function looksLikeStructure(line: string): boolean {
-  return STRUCTURE_START.test(line) || /\s/.test(line.charAt(line.length - 1));
+  if (STRUCTURE_START.test(line) || /\s/.test(line.charAt(line.length - 1))) return true;
+  if (!NON_ASCII.test(line)) return false;
+  const folded = foldLookAlikes(line);
+  return STRUCTURE_START.test(folded) || /\s/.test(folded.charAt(folded.length - 1));
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII_GLOBAL = /[^\x00-\x7f]/gu;
+/** Characters that draw as a blank without being white space to JavaScript: BRAILLE PATTERN BLANK, and what NFKD leaves of spaces. */
+const BLANKS = /[\p{Zs}\u2800]/gu;
+
+/**
+ * `text` as it reads to a person, for comparing with Scout's own line shapes: compatibility forms folded
+ * (NFKD: full-width `Ｌ`, `ℒ`, ligatures, NO-BREAK SPACE and the other compatibility spaces), combining marks
+ * dropped (a leading U+0301 attaches to nothing; `L̈ine` still reads "Line"), every other space and U+2800
+ * (braille blank, drawn as a space) made a plain space, then each non-ASCII character replaced by its
+ * confusables prototype (Unicode TS #39 skeleton data, package unhomoglyph: Cyrillic `і` and `е`, Greek
+ * `Ν`). ASCII characters are left as they are: the skeleton also maps `1` to `l` and `m` to `rn`, which would
+ * hide a real `Line 1:`. Line feeds are kept, so a text of lines folds line by line.
+ */
+export function foldLookAlikes(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(BLANKS, ' ')
+    .replace(NON_ASCII_GLOBAL, (c) => unhomoglyph(c).replace("''", '"'));
 }
 
 /**
@@ -62,7 +91,10 @@ const ANY_LINE_STARTS_LIKE_STRUCTURE = new RegExp(String.raw`(?:^|\n)(?:${STRUCT
  * line unquoted is a space or a tab (no invisible character is ASCII).
  */
 export function listedAsIs(lines: string, ascii = false): boolean {
-  if (!ascii) return !ANY_LINE_NEEDS_QUOTING.test(lines);
+  if (!ascii) {
+    if (ANY_LINE_NEEDS_QUOTING.test(lines)) return false;
+    return !NON_ASCII.test(lines) || !ANY_LINE_NEEDS_QUOTING.test(foldLookAlikes(lines));
+  }
   for (const c of ASCII_UNSAFE) if (lines.includes(c)) return false;
   const last = lines.charCodeAt(lines.length - 1);
   return last !== 0x20 && last !== 0x09 && !lines.includes(' \n') && !lines.includes('\t\n') && !ANY_LINE_STARTS_LIKE_STRUCTURE.test(lines);
