@@ -103,7 +103,8 @@ export async function firstReading(pattern: string, rgPath: string): Promise<Reg
  * nothing (`rejected` false), or when rg rejected it as a regex (`rejected` true).
  */
 export function literalReading(first: RegexReading, rejected: boolean): RegexReading | undefined {
-  if (first.engine === 'fixed-strings' || !METACHARACTERS.test(first.pattern)) return undefined;
+  // A pattern whose only metacharacters are escapes of punctuation (a\\ or foo\() already means literal text.
+  if (first.engine === 'fixed-strings' || !METACHARACTERS.test(first.pattern.replace(/\\[^\w\\]|\\\\/g, ''))) return undefined;
   const why = rejected ? 'is not a valid regex' : 'matched nothing as a regex';
   return { pattern: first.pattern, engine: 'fixed-strings', note: `[pattern ${quoteValue(first.pattern)} ${why}, so it was searched as literal text (--fixed-strings).]` };
 }

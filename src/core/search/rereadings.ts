@@ -75,12 +75,15 @@ export interface Rereading extends ReadGlob {
 }
 
 /**
- * `glob` as brace alternation when it is a list: parts split at `|`, or else at white space, two or more of
- * them (see {@link rereadings}, 3). Undefined otherwise, or when a part holds braces or a comma already.
+ * `glob` as brace alternation when it is a list: parts split at `|`, or else at white space when each part
+ * holds a wildcard, "/" or "." (see {@link rereadings}, 3); two or more parts. Undefined otherwise, or when a
+ * part holds braces or a comma already.
  */
 function asAlternation(glob: string): string | undefined {
   const parts = (glob.includes('|') ? glob.split('|') : glob.split(/\s+/)).map((p) => p.trim()).filter((p) => p !== '');
-  if (parts.length < 2 || parts.some((p) => /[{},]/.test(p))) return undefined;
+  // Split at white space, each part must look like a glob or a file name: "$(touch x)" is no list.
+  const listLike = glob.includes('|') || parts.every((p) => /[*?/.]/.test(p));
+  if (parts.length < 2 || !listLike || parts.some((p) => /[{},]/.test(p))) return undefined;
   const anchored = parts.some((p) => p.replace(/\/$/, '').includes('/'));
   return `{${parts.map((p) => (anchored && !p.replace(/\/$/, '').includes('/') ? `**/${p}` : p)).join(',')}}`;
 }
