@@ -42,7 +42,8 @@ export function looksLikeStructure(line: string): boolean {
 }
 
 const NON_ASCII = /[^\x00-\x7f]/;
-const NON_ASCII_GLOBAL = /[^\x00-\x7f]/gu;
+/** A run of non-ASCII characters: the skeleton is looked up once per run, not once per character. */
+const NON_ASCII_RUN = /[^\x00-\x7f]+/gu;
 /** Characters that draw as a blank without being white space to JavaScript: BRAILLE PATTERN BLANK, and what NFKD leaves of spaces. */
 const BLANKS = /[\p{Zs}\u2800]/gu;
 
@@ -60,7 +61,7 @@ export function foldLookAlikes(text: string): string {
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .replace(BLANKS, ' ')
-    .replace(NON_ASCII_GLOBAL, (c) => unhomoglyph(c).replace("''", '"'));
+    .replace(NON_ASCII_RUN, (run) => unhomoglyph(run).replaceAll("''", '"'));
 }
 
 /**
