@@ -138,7 +138,7 @@ describe('attack: hostile arguments, property-based (fast-check)', function () {
       assert.ok(sep > 0, `no "--" in ${JSON.stringify(argv)}`);
       assert.equal(argv.length, sep + 2, `expected exactly one path after "--": ${JSON.stringify(argv)}`);
       for (const option of argv.slice(0, sep)) {
-        assert.match(option, /^--[a-z][a-z-]*(=|$)/, `${JSON.stringify(option.slice(0, 80))} is not a long option`);
+        assert.match(option, /^--[a-z][a-z0-9-]*(=|$)/, `${JSON.stringify(option.slice(0, 80))} is not a long option`);
         assert.ok(FIXED_RG_OPTIONS.has(option) || VALUE_OPTIONS.some((prefix) => option.startsWith(prefix)), `${JSON.stringify(option.slice(0, 80))} is neither a fixed option nor a value behind --regexp=/--glob=/--type-add=`);
       }
       const target = realpathSync(path.resolve(cwd, argv[sep + 1]!));
