@@ -104,7 +104,17 @@ export function showInvisibleCharacters(text: string): string {
  * of printable text that reads back to `text` with `JSON.parse`.
  */
 export function jsonQuote(text: string): string {
-  return JSON.stringify(text).replace(UNSAFE_IN_VALUE, (c) => (c.length === 1 ? unicodeEscape(c.charCodeAt(0)) : unicodeEscape(c.charCodeAt(0)) + unicodeEscape(c.charCodeAt(1))));
+  return escapeUnsafeInJson(JSON.stringify(text));
+}
+
+/**
+ * JSON text (RFC 8259, as `JSON.stringify` writes it) with every unsafe or invisible character escaped as
+ * {@link jsonQuote} escapes it. Outside strings JSON text holds only ASCII punctuation, digits, letters and
+ * spaces, so each such character is inside a string, where `\uXXXX` means the same character: the text
+ * still parses back (`JSON.parse`) to the same value, and shows as printable lines.
+ */
+export function escapeUnsafeInJson(json: string): string {
+  return json.replace(UNSAFE_IN_VALUE, (c) => (c.length === 1 ? unicodeEscape(c.charCodeAt(0)) : unicodeEscape(c.charCodeAt(0)) + unicodeEscape(c.charCodeAt(1))));
 }
 
 function unicodeEscape(code: number): string {

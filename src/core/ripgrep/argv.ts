@@ -50,6 +50,12 @@ export interface WalkFilter {
   readonly hiddenNamesOnly?: boolean;
 }
 
+/**
+ * How rg reads grep's pattern: `rust` is rg's default engine (seed 000), `pcre2` is `--pcre2` (look-around and
+ * backreferences), `fixed-strings` is `--fixed-strings` (the pattern as literal text). See `regexReadings.ts`.
+ */
+export type RegexEngine = 'rust' | 'pcre2' | 'fixed-strings';
+
 /** What one grep-shaped rg run prints. */
 export type GrepOutput =
   /** `--json`: every match (the grep tool itself). */
@@ -78,14 +84,16 @@ export type GrepOutput =
  * `binary` searches binary files too (`--binary`), to count those; `sortByPath` lists in path order
  * (`--sort=path`, one thread), so a count cut at a limit holds the same files on every run.
  *
- * @param pattern a ripgrep (Rust) regex; ignored for `files`.
+ * `engine` other than `rust` adds `--pcre2` or `--fixed-strings` before the pattern.
+ *
+ * @param pattern a ripgrep (Rust) regex, or as `engine` reads it; ignored for `files`.
  * @param searchPath the file or directory to search, relative to rg's working directory.
  */
 export function grepArgv(
   pattern: string,
   searchPath: string,
   filter: WalkFilter = {},
-  options: { readonly output?: GrepOutput; readonly includeSkipped?: boolean; readonly sortByPath?: boolean; readonly binary?: boolean } = {},
+  options: { readonly output?: GrepOutput; readonly includeSkipped?: boolean; readonly sortByPath?: boolean; readonly binary?: boolean; readonly engine?: RegexEngine } = {},
 ): string[] {
   const output = options.output ?? 'json';
   const argv = ['--no-config', ...(output === 'json' ? ['--json'] : output === 'files' ? ['--files', '--null'] : ['--files-with-matches', '--null'])];
@@ -95,7 +103,13 @@ export function grepArgv(
   if (filter.fileNameGlob !== undefined) argv.push(`--type-add=scoutinclude:${filter.fileNameGlob}`, '--type=scoutinclude');
   if (filter.hiddenNamesOnly) argv.push('--type-add=scoutvisible:[!.]*', '--type-not=scoutvisible');
   if (filter.pruneGlobs) argv.push(...filter.pruneGlobs);
-  if (output !== 'files') argv.push(...(namesCarriageReturn(pattern) ? [] : ['--crlf']), `--regexp=${pattern}`);
+  if (output !== 'files') {
+    if (options.engine === 'pcre2') argv.push('--pcre2');
+    if (options.engine === 'fixed-strings') argv.push('--fixed-strings');
+    // A literal pattern names a carriage return only as the character itself.
+    const cr = options.engine === 'fixed-strings' ? pattern.includes('\r') : namesCarriageReturn(pattern);
+    argv.push(...(cr ? [] : ['--crlf']), `--regexp=${pattern}`);
+  }
   argv.push('--', searchPath);
   return argv;
 }

@@ -28,6 +28,16 @@ export interface PatternArguments {
   readonly glob?: NamedArgument;
 }
 
+/**
+ * The error of a regex rg rejected before searching (`SEARCH_INVALID_PATTERN`), told apart from a rejected glob
+ * so grep can read the pattern another way (see `search/regexReadings.ts`).
+ */
+export class RegexRejectedError extends ToolError {
+  constructor(message: string) {
+    super('SEARCH_INVALID_PATTERN', message);
+  }
+}
+
 /** A run that succeeded, possibly without some paths. */
 export interface RipgrepOutcome {
   /** Paths rg could not read and skipped (see `stderr.ts`); the results cover everything else. */
@@ -62,13 +72,11 @@ export function interpretExit(exit: RipgrepExit, args: PatternArguments): Ripgre
     if (endsWithLoneBackslash(args.regex.value)) {
       // rg wraps the pattern in "(?:…)" before parsing, so a final "\" escapes its ")" and rg reports an
       // unclosed group the model never wrote.
-      throw new ToolError(
-        'SEARCH_INVALID_PATTERN',
+      throw new RegexRejectedError(
         `${args.regex.name} ${quoteValue(args.regex.value)} ends with a backslash that escapes nothing. Write \\\\ for a literal backslash, or remove it, and call again.`,
       );
     }
-    throw new ToolError(
-      'SEARCH_INVALID_PATTERN',
+    throw new RegexRejectedError(
       `ripgrep rejected ${args.regex.name} ${quoteValue(args.regex.value)} as a regular expression:\n${excerpt(rgText)}\nFix it (Rust regex syntax: escape literal ( ) [ ] { } . * + ? | \\ with a backslash; look-around and backreferences are not supported) and call again.`,
     );
   }

@@ -1,5 +1,5 @@
 import { quoteValue, ToolError } from '../errors';
-import { globArgv, grepArgv, type WalkFilter } from '../ripgrep/argv';
+import { globArgv, grepArgv, type RegexEngine, type WalkFilter } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';
 import { escapeGlobLiteral } from '../ripgrep/globs';
 import { decodePath, type ListedPath } from '../ripgrep/pathList';
@@ -50,6 +50,8 @@ const IGNORE_RULES = '.gitignore, .ignore or .rgignore rules';
 /** What an empty grep call searched for. */
 export interface EmptyGrep {
   readonly pattern: string;
+  /** How rg reads `pattern` (see `regexReadings.ts`); rg's default engine when absent. */
+  readonly engine?: RegexEngine;
   readonly target: ResolvedTarget;
   /** The model's include value and how it is applied; absent without include (or when path is a file). */
   readonly include?: { readonly value: string; readonly filter: IncludeFilter };
@@ -60,6 +62,7 @@ export interface EmptyGrep {
 /** Notes explaining an empty grep result (empty when there is nothing to say). */
 export async function explainEmptyGrep(call: EmptyGrep, env: ToolEnv, budget: ExplainBudget): Promise<string[]> {
   const { target, include } = call;
+  const engine = call.engine ?? 'rust';
   if (target.kind === 'file') return [];
   const counter = new Counter('grep', env, target, budget);
   const walk = include?.filter.walk ?? {};
@@ -68,7 +71,7 @@ export async function explainEmptyGrep(call: EmptyGrep, env: ToolEnv, budget: Ex
   const under = target.relPath === '.' ? 'the workspace folder' : quoteValue(target.relPath);
 
   if (include) {
-    const searched = await counter.paths(grepArgv(call.pattern, target.relPath, walk, { output: 'files', sortByPath: true }), target.relPath, keeps);
+    const searched = await counter.paths(grepArgv(call.pattern, target.relPath, walk, { output: 'files', sortByPath: true, engine }), target.relPath, keeps);
     if (searched.ran && !(searched.cut && searched.paths.length === 0)) {
       notes.push(
         searched.paths.length === 0
@@ -79,10 +82,10 @@ export async function explainEmptyGrep(call: EmptyGrep, env: ToolEnv, budget: Ex
   }
 
   // With hidden and ignore rules off, the glob alone decides.
-  const skipped = await listSkipped(call.pattern, target, walk, include?.filter.matches ?? (() => true), counter);
+  const skipped = await listSkipped(call.pattern, engine, target, walk, include?.filter.matches ?? (() => true), counter);
   if (skipped.files.length > 0) {
     const reach = await reachSkipped(skipped.files, target, counter, (dir) =>
-      counter.paths(grepArgv(call.pattern, dir, walk, { output: 'files-with-matches', sortByPath: true }), dir, keeps),
+      counter.paths(grepArgv(call.pattern, dir, walk, { output: 'files-with-matches', sortByPath: true, engine }), dir, keeps),
     );
     const same = include ? 'the same pattern and include' : 'the same pattern';
     const one = skipped.files.length === 1 && !skipped.cut;
@@ -97,7 +100,7 @@ export async function explainEmptyGrep(call: EmptyGrep, env: ToolEnv, budget: Ex
     notes.push(`[${sentences.join(' ')}]`);
   }
 
-  const binary = await counter.paths(grepArgv(call.pattern, target.relPath, walk, { output: 'files-with-matches', binary: true, sortByPath: true }), target.relPath, keeps);
+  const binary = await counter.paths(grepArgv(call.pattern, target.relPath, walk, { output: 'files-with-matches', binary: true, sortByPath: true, engine }), target.relPath, keeps);
   if (binary.paths.length > 0) {
     const one = binary.paths.length === 1 && !binary.cut;
     notes.push(
@@ -106,7 +109,7 @@ export async function explainEmptyGrep(call: EmptyGrep, env: ToolEnv, budget: Ex
   }
 
   if (call.pathOmitted) {
-    const elsewhere = await matchesInOtherFolders(counter, env, target, (dir) => grepArgv(call.pattern, dir, walk, { output: 'files-with-matches', sortByPath: true }), keeps);
+    const elsewhere = await matchesInOtherFolders(counter, env, target, (dir) => grepArgv(call.pattern, dir, walk, { output: 'files-with-matches', sortByPath: true, engine }), keeps);
     if (elsewhere) notes.push(otherFoldersNote(elsewhere, target, `search one, call grep again with ${include ? 'the same pattern and include' : 'the same pattern'}`));
   }
   if (counter.cut && notes.length) notes.push(`[These counts stopped at Scout's limits (${counter.limits()}), so there may be more.]`);
@@ -200,7 +203,7 @@ interface Skipped {
  * target it already reached (`--glob=!/<entry>`), up to `maxListings` listings, so a folder with thousands of
  * matches cannot hide a smaller one. `cut` when a listing stopped early: there may be more.
  */
-async function listSkipped(pattern: string, target: ResolvedTarget, walk: WalkFilter, keeps: (path: string, rawBytes?: Buffer) => boolean, counter: Counter): Promise<Skipped> {
+async function listSkipped(pattern: string, engine: RegexEngine, target: ResolvedTarget, walk: WalkFilter, keeps: (path: string, rawBytes?: Buffer) => boolean, counter: Counter): Promise<Skipped> {
   const files: string[] = [];
   const seen = new Set<string>();
   const prefix = target.relPath === '.' ? '' : `${target.relPath}/`;
@@ -209,7 +212,7 @@ async function listSkipped(pattern: string, target: ResolvedTarget, walk: WalkFi
   for (let run = 0; ; run++) {
     if (run >= counter.budget.maxListings) return { files, cut: true };
     const excluded = [...seen].map((entry) => `--glob=!/${escapeGlobLiteral(`${prefix}${entry}`)}`);
-    const argv = grepArgv(pattern, target.relPath, { ...walk, pruneGlobs: [...(walk.pruneGlobs ?? []), ...excluded] }, { output: 'files-with-matches', includeSkipped: true, sortByPath: true });
+    const argv = grepArgv(pattern, target.relPath, { ...walk, pruneGlobs: [...(walk.pruneGlobs ?? []), ...excluded] }, { output: 'files-with-matches', includeSkipped: true, sortByPath: true, engine });
     const listing = await counter.paths(argv, target.relPath, keeps);
     for (const { path } of listing.paths) {
       files.push(path);

@@ -14,7 +14,7 @@ import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGlob, type ExplainBudget } from './
 import { count, displayNonUtf8Path, displayPath, layoutEmpty, layoutPieces, layoutResult, listedAsIs, NO_FILES } from './page';
 import { rawOutputCutNote } from './overflow';
 import { readingNotes, resolveSearchCall } from './patterns';
-import { rereadings } from './rereadings';
+import { rereadings, vainNotes } from './rereadings';
 import { sampleAcrossBranches } from './sample';
 import { SearchProgress } from './progress';
 import { outputPrefixLength, runSearch, workdirNote } from './target';
@@ -81,13 +81,16 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   const { target } = resolved;
   let glob = resolved.glob!;
   let listing = await listFiles(glob.glob, target, env, args.pattern);
+  const vain: string[] = [];
   if (listing.list.paths.length === 0) {
-    for (const other of await rereadings({ name: 'pattern', value: args.pattern }, glob, target)) {
+    const others = await rereadings({ name: 'pattern', value: args.pattern }, glob, target, env.folders.length);
+    for (const other of others) {
       const again = await listFiles(other.glob, target, env, args.pattern);
       if (again.list.paths.length === 0) continue;
       [glob, listing] = [other, again];
       break;
     }
+    if (listing.list.paths.length === 0) vain.push(...vainNotes(others));
   }
   const pattern = glob.glob;
   const { list, outcome, cut } = listing;
@@ -108,7 +111,7 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   if (cut) notes.push(rawOutputCutNote(config.rawOutputMaxBytes, paths.length, `the ${countOf(paths.length, 'file')} ripgrep listed by then, the least recently modified`, 'a path, or a more specific pattern such as "src/**/*.js"'));
   const note = workdirNote(target, env);
   if (paths.length === 0) {
-    const explained = [...notes, ...(glob.emptyNote ? [glob.emptyNote] : []), ...(await explainEmptyGlob(pattern, target, env, explainBudget, args.path === undefined))];
+    const explained = [...notes, ...(glob.emptyNote ? [glob.emptyNote] : []), ...vain, ...(await explainEmptyGlob(pattern, target, env, explainBudget, args.path === undefined))];
     return { text: layoutEmpty(NO_FILES, explained, note), value, summary: { ...summary, truncated: false } };
   }
 

@@ -3,8 +3,8 @@ import { parseArguments } from '../args';
 import { concatAll } from '../arrays';
 import { showControlPictures, UNSAFE_CHARACTERS } from '../controlCharacters';
 import { quoteValue } from '../errors';
-import { grepArgv } from '../ripgrep/argv';
-import { interpretExit, type RipgrepOutcome } from '../ripgrep/exit';
+import { grepArgv, type RegexEngine } from '../ripgrep/argv';
+import { interpretExit, RegexRejectedError, type RipgrepOutcome } from '../ripgrep/exit';
 import { RgJsonReader, type RgData, type RgSubmatch } from '../ripgrep/jsonStream';
 import { PathListReader } from '../ripgrep/pathList';
 import { countOf, saveCompleteResult } from '../spill';
@@ -17,6 +17,7 @@ import { callGuard, includeFilter, isHiddenForRipgrep, pathKey, walkedHiddenArgv
 import { rawOutputCutNote } from './overflow';
 import { count, displayNonUtf8Path, displayPath, joinPieces, layoutEmpty, layoutPieces, NO_MATCHES } from './page';
 import { readingNotes, resolveSearchCall, type ReadGlob } from './patterns';
+import { firstReading, literalReading, otherNormalization, triedReadingsNote, type RegexReading } from './regexReadings';
 import { includeRereading } from './rereadings';
 import { previewLine } from './preview';
 import { SearchProgress } from './progress';
@@ -60,6 +61,8 @@ export interface GrepValue {
   readonly matches: GrepMatch[];
   /** The glob `include` was read as, when it differs from `include` (an absolute path or a directory, see patterns.ts). */
   readonly readAs?: string;
+  /** How rg read `pattern`, when not as sent with its default engine (PCRE2, literal text, NFC/NFD: regexReadings.ts). */
+  readonly patternReadAs?: { readonly pattern: string; readonly engine: RegexEngine };
   /** Paths rg could not read and left out (issue 12); absent when there were none. */
   readonly unreadable?: UnreadablePath[];
   /**
@@ -114,10 +117,36 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
   const resolved = await resolveSearchCall(env, args.path, 'file-or-directory', args.include === undefined ? undefined : { name: 'include', value: args.include });
   const { target } = resolved;
   let glob = resolved.glob;
-  let found = await searchMatches(args, target, glob, env);
+  let regex = await firstReading(args.pattern, env.ripgrepPath);
+  const tried: RegexReading[] = [];
+  let found: Search;
+  try {
+    found = await searchMatches(args, regex, target, glob, env);
+  } catch (e) {
+    // A regex rg rejects may be literal text the model meant (`foo(`); else the error stands.
+    const literal = e instanceof RegexRejectedError ? literalReading(regex, true) : undefined;
+    if (!literal || !(e instanceof RegexRejectedError)) throw e;
+    found = await searchMatches(args, literal, target, glob, env);
+    if (found.files.length === 0) throw new RegexRejectedError(`${e.message} (Searched as literal text, it matches nothing either.)`);
+    regex = literal;
+  }
+  let vainIncludes: string[] = [];
   if (found.files.length === 0 && found.include && glob) {
     const other = await includeRereading({ name: 'include', value: args.include! }, glob, target, env);
-    if (other) [glob, found] = [other, await searchMatches(args, target, other, env)];
+    if (other.found) [glob, found] = [other.found, await searchMatches(args, regex, target, other.found, env)];
+    vainIncludes = other.vainNotes;
+  }
+  // A pattern that finds nothing as read: as literal text, then in its other normalization form.
+  if (found.files.length === 0 && !found.cut) {
+    const literal = literalReading(regex, false);
+    const others = [literal, otherNormalization(regex), literal && otherNormalization(literal)].filter((r): r is RegexReading => r !== undefined);
+    for (const other of others) {
+      tried.push(other);
+      const again = await searchMatches(args, other, target, glob, env);
+      if (again.files.length === 0) continue;
+      [regex, found] = [other, again];
+      break;
+    }
   }
   const { files, outcome, cut, include } = found;
   const matches = concatAll(files.map((f) => f.matches));
@@ -127,10 +156,11 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
     root: target.relPath,
     matches,
     ...(glob && glob.glob !== args.include ? { readAs: glob.glob } : {}),
+    ...(regex.note ? { patternReadAs: { pattern: regex.pattern, engine: regex.engine } } : {}),
     ...(unreadable.length ? { unreadable } : {}),
     ...(cut ? { incomplete: true as const } : {}),
   };
-  const notes = [...readingNotes({ ...resolved, glob }), ...unreadableNotes(unreadable, outcome.problemsCut)];
+  const notes = [...readingNotes({ ...resolved, glob }), ...(regex.note ? [regex.note] : []), ...unreadableNotes(unreadable, outcome.problemsCut)];
   if (cut) {
     const held = `the ${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')} ripgrep printed by then (the last of them may miss some of its matches)`;
     notes.push(rawOutputCutNote(config.rawOutputMaxBytes, matches.length, held, 'a smaller path, an include glob such as "*.ts", or a more specific pattern'));
@@ -138,8 +168,9 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
   const skipped = unreadable.length ? { skipped: unreadable.length } : {};
   const note = workdirNote(target, env);
   if (matches.length === 0) {
-    const explained = await explainEmptyGrep({ pattern: args.pattern, target, ...(include ? { include: { value: args.include!, filter: include } } : {}), pathOmitted: args.path === undefined }, env, explainBudget);
-    const empty = glob?.emptyNote ? [glob.emptyNote] : [];
+    const explained = await explainEmptyGrep({ pattern: regex.pattern, engine: regex.engine, target, ...(include ? { include: { value: args.include!, filter: include } } : {}), pathOmitted: args.path === undefined }, env, explainBudget);
+    const vain = triedReadingsNote(args.pattern, tried);
+    const empty = [...(glob?.emptyNote ? [glob.emptyNote] : []), ...vainIncludes, ...(vain ? [vain] : [])];
     return { text: layoutEmpty(NO_MATCHES, [...notes, ...empty, ...explained], note), value, summary: { matches: 0, files: 0, ...skipped, truncated: false } };
   }
 
@@ -171,11 +202,12 @@ interface Search {
 }
 
 /**
- * Runs `rg --json` for a grep call (argv in `argv.ts`), with the include glob as read (`glob`).
+ * Runs `rg --json` for a grep call (argv in `argv.ts`), with the pattern and the include glob as read (`regex`,
+ * `glob`).
  *
- * @throws ToolError as `runSearch` and `interpretExit`.
+ * @throws ToolError as `runSearch` and `interpretExit` (`RegexRejectedError` for a regex rg rejects).
  */
-async function searchMatches(args: GrepArgs, target: ResolvedTarget, glob: ReadGlob | undefined, env: ToolEnv): Promise<Search> {
+async function searchMatches(args: GrepArgs, regex: RegexReading, target: ResolvedTarget, glob: ReadGlob | undefined, env: ToolEnv): Promise<Search> {
   // rg searches a file given as its path whatever the globs say, so include applies to directories only.
   const include = glob && target.kind === 'directory' ? includeFilter(glob.parsed, callGuard(env.signal, env.config.search.timeoutMs)) : undefined;
   // Hidden names the file type let through are kept for now and confirmed below.
@@ -185,7 +217,7 @@ async function searchMatches(args: GrepArgs, target: ResolvedTarget, glob: ReadG
     const { files, matches } = groups.counts();
     return matches === 0 ? `Searching ${displayPath(target.workdir)}` : `${countOf(matches, 'match', 'matches')} in ${countOf(files, 'file')} so far`;
   });
-  const argv = grepArgv(args.pattern, target.relPath, include?.walk);
+  const argv = grepArgv(regex.pattern, target.relPath, include?.walk, { engine: regex.engine });
   const exit = await runSearch('grep', argv, target, env, (chunk) => reader.push(chunk), undefined, progress);
   // A cut output ends inside a message, which is dropped with the rest.
   if (!exit.stdoutCut) reader.end();

@@ -1,3 +1,4 @@
+import prototypes from 'unhomoglyph/data.json';
 import { breaksLine, jsonQuote, UNSAFE_OR_INVISIBLE } from '../controlCharacters';
 
 /**
@@ -28,10 +29,98 @@ const ANY_LINE_NEEDS_QUOTING = new RegExp(String.raw`${UNSAFE_OR_INVISIBLE.sourc
 /**
  * True when `line` could pass for one of a result's own lines (issue 12): a note or footer (`[`), a quoted name
  * (`"`), a grep row (`Line 9:`), the workdir note, an empty result, the heading of a saved result, an error,
- * or anything with white space at either end (which looks like a blank line or another line). Case is ignored.
+ * or anything with white space at either end (which looks like a blank line or another line). Case is ignored,
+ * and so are look-alike spellings: a line with non-ASCII characters is compared once more as
+ * {@link foldLookAlikes} reads it (`Line` with a NO-BREAK SPACE, a leading U+2800 or combining mark, Cyrillic
+ * letters).
  */
 export function looksLikeStructure(line: string): boolean {
-  return STRUCTURE_START.test(line) || /\s/.test(line.charAt(line.length - 1));
+  if (STRUCTURE_START.test(line) || /\s/.test(line.charAt(line.length - 1))) return true;
+  return NON_ASCII.test(line) && foldedLooksLikeStructure(line);
+}
+
+/** Combining marks at the start of a line, which draw on nothing. */
+const LEADING_MARKS = /^\p{M}+/u;
+
+/**
+ * {@link looksLikeStructure} of `line` as {@link foldLookAlikes} reads it, from its ends only: the longest
+ * line start (`paths are relative to`) is 21 characters, so 64 code units after any leading combining marks
+ * are folded for the start, and the last 4 for white space at the end. A list of 100,000 non-ASCII names is
+ * checked in a fraction of what folding all of it takes.
+ */
+function foldedLooksLikeStructure(line: string): boolean {
+  const unmarked = line.replace(LEADING_MARKS, '');
+  const start = unmarked.slice(0, 64);
+  const end = line.slice(-4);
+  // Folding changes nothing in most non-ASCII names (CJK, for one), and then the check of the line as it is
+  // has answered already.
+  if (unmarked.length === line.length && !anyFolds(start) && !anyFolds(end)) return false;
+  return STRUCTURE_START.test(foldLookAlikes(start)) || /\s$/.test(foldLookAlikes(end));
+}
+
+/** Per BMP code unit: 0 not known yet, 1 when {@link foldCharacter} leaves it as it is, 2 when it changes it. */
+const FOLDS = new Uint8Array(0x10000);
+
+/** True when {@link foldLookAlikes} would change `text` (a character outside the BMP is taken to). */
+function anyFolds(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code >= 0xd800 && code <= 0xdfff) return true;
+    let known = FOLDS[code]!;
+    if (known === 0) FOLDS[code] = known = foldCharacter(text[i]!) === text[i] ? 1 : 2;
+    if (known === 2) return true;
+  }
+  return false;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+/**
+ * Each confusable character and the prototype it imitates, from the unhomoglyph package's table (Unicode's
+ * confusables.txt; every key is one code point). Looked up directly rather than through the package's
+ * function, whose one regex of 6,000 alternatives took 3 s over 100,000 non-ASCII names.
+ */
+const PROTOTYPES = new Map<string, string>(Object.entries(prototypes as Record<string, string>));
+
+/**
+ * `text` as it reads to a person, for comparing with Scout's own line shapes: compatibility forms folded
+ * (NFKD: full-width `Ｌ`, `ℒ`, ligatures, NO-BREAK SPACE and the other compatibility spaces), combining marks
+ * dropped (a leading U+0301 attaches to nothing; `L̈ine` still reads "Line"), every other space and U+2800
+ * (braille blank, drawn as a space) made a plain space, then each non-ASCII character replaced by its
+ * confusables prototype ({@link PROTOTYPES}, Unicode TS #39 skeleton data: Cyrillic `і` and `е`, Greek
+ * `Ν`). ASCII characters are left as they are: the skeleton also maps `1` to `l` and `m` to `rn`, which would
+ * hide a real `Line 1:`.
+ */
+export function foldLookAlikes(text: string): string {
+  return text.replace(NON_ASCII_CHARACTER, foldCharacter);
+}
+
+/** One non-ASCII code point (a surrogate pair whole). */
+const NON_ASCII_CHARACTER = /[^\x00-\x7f]/gu;
+
+/** {@link foldLookAlikes} of each non-ASCII character met so far (at most {@link MAX_FOLDED} of them). */
+const FOLDED = new Map<string, string>();
+const MAX_FOLDED = 65_536;
+const MARK = /\p{M}/u;
+const BLANK = /[\p{Zs}\u2800]/u;
+
+/**
+ * One code point as {@link foldLookAlikes} reads it. Folding character by character gives the same text as
+ * folding the whole: NFKD decomposes each character on its own, and only reorders combining marks, which are
+ * dropped.
+ */
+function foldCharacter(c: string): string {
+  let folded = FOLDED.get(c);
+  if (folded !== undefined) return folded;
+  folded = '';
+  for (const part of c.normalize('NFKD')) {
+    if (MARK.test(part)) continue;
+    const prototype = BLANK.test(part) ? ' ' : (PROTOTYPES.get(part) ?? part);
+    // The table spells a look-alike of `"` as two apostrophes.
+    folded += prototype === "''" ? '"' : prototype;
+  }
+  if (FOLDED.size < MAX_FOLDED) FOLDED.set(c, folded);
+  return folded;
 }
 
 /**
@@ -62,7 +151,10 @@ const ANY_LINE_STARTS_LIKE_STRUCTURE = new RegExp(String.raw`(?:^|\n)(?:${STRUCT
  * line unquoted is a space or a tab (no invisible character is ASCII).
  */
 export function listedAsIs(lines: string, ascii = false): boolean {
-  if (!ascii) return !ANY_LINE_NEEDS_QUOTING.test(lines);
+  if (!ascii) {
+    if (ANY_LINE_NEEDS_QUOTING.test(lines)) return false;
+    return !NON_ASCII.test(lines) || !lines.split('\n').some((line) => NON_ASCII.test(line) && foldedLooksLikeStructure(line));
+  }
   for (const c of ASCII_UNSAFE) if (lines.includes(c)) return false;
   const last = lines.charCodeAt(lines.length - 1);
   return last !== 0x20 && last !== 0x09 && !lines.includes(' \n') && !lines.includes('\t\n') && !ANY_LINE_STARTS_LIKE_STRUCTURE.test(lines);

@@ -1,3 +1,4 @@
+import { escapeUnsafeInJson } from '../controlCharacters';
 import { WORKSPACE_SEARCH_LIMITS as LIMITS } from './limits';
 import type { SkipReason } from './reader';
 import type { TraversalLimit } from './traversal';
@@ -36,8 +37,9 @@ const REASON_ORDER: readonly TruncationReason[] = [
 ];
 
 /**
- * The canonical `workspace_search` result: the model sees exactly `JSON.stringify` of this value
- * (seed 003), and the results panel renders the same value.
+ * The canonical `workspace_search` result: the model sees this value as JSON (seed 003: `JSON.stringify`,
+ * with unsafe and invisible characters in names and previews escaped, see {@link reportText}), and the
+ * results panel renders the same value.
  */
 export interface WorkspaceSearchReport {
   readonly query: string;
@@ -101,7 +103,8 @@ export type ScanOutcome = Pick<
  * `reportSize` joins `truncatedBy`. Paths and previews are already bounded, so the fields other than
  * `matches` stay far below the cap.
  *
- * @returns `value` and `text === JSON.stringify(value)`, with `Buffer.byteLength(text) <= 131072`
+ * @returns `value` and `text === reportText(value)` (`JSON.parse(text)` deep-equals `value`), with
+ *   `Buffer.byteLength(text) <= 131072`
  */
 export function buildReport(header: ReportHeader, outcome: ScanOutcome): { value: WorkspaceSearchReport; text: string } {
   const { reasons, matches, ...rest } = outcome;
@@ -130,24 +133,34 @@ export function buildReport(header: ReportHeader, outcome: ScanOutcome): { value
     };
   };
   const full = assemble(matches.length);
-  const fullText = JSON.stringify(full);
+  const fullText = reportText(full);
   if (Buffer.byteLength(fullText) <= LIMITS.maxReportBytes) return { value: full, text: fullText };
 
   // Keep the longest prefix of matches that fits: sizes are summed once, then the estimate is verified
   // (a count's digits can shift a few bytes) and stepped down if needed.
-  const emptyBytes = Buffer.byteLength(JSON.stringify(assemble(0)));
+  const emptyBytes = Buffer.byteLength(reportText(assemble(0)));
   let kept = 0;
   let bytes = emptyBytes;
   while (kept < matches.length) {
-    const next = Buffer.byteLength(JSON.stringify(matches[kept])) + (kept > 0 ? 1 : 0);
+    const next = Buffer.byteLength(reportText(matches[kept])) + (kept > 0 ? 1 : 0);
     if (bytes + next > LIMITS.maxReportBytes) break;
     bytes += next;
     kept++;
   }
   for (;;) {
     const value = assemble(kept);
-    const text = JSON.stringify(value);
+    const text = reportText(value);
     if (Buffer.byteLength(text) <= LIMITS.maxReportBytes || kept === 0) return { value, text };
     kept--;
   }
+}
+
+/**
+ * The text of a report (or of one part, for its size): `JSON.stringify`, with the characters grep escapes in
+ * a quoted name escaped too (`escapeUnsafeInJson`: bidi controls such as U+202E, U+2028, C1 controls such as
+ * U+0085, DEL, invisible characters). `JSON.stringify` leaves those raw, and a file's name or line could then
+ * reorder or break the lines the model and the user read. The text parses back to the same value.
+ */
+export function reportText(value: unknown): string {
+  return escapeUnsafeInJson(JSON.stringify(value));
 }

@@ -9,7 +9,7 @@ import { runScanInWorker } from './workerClient';
  * Runs one `workspace_search` (seed 003): resolves `path` to a canonical root inside the workspace (on the
  * calling thread), scans it on the search worker, and builds the capped report.
  *
- * @returns the report and its text (`text === JSON.stringify(value)`)
+ * @returns the report and its text (`reportText(value)`: JSON that parses back to `value`)
  * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE | INVALID_ARGUMENT | WORKSPACE_SEARCH_FAILED | WORKSPACE_SEARCH_ABORTED
  */
 export async function searchWorkspace(

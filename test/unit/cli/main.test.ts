@@ -30,6 +30,14 @@ describe('CLI', function () {
     assert.equal(r.stderr, '');
   });
 
+  it('reads a pattern and a glob the way the model meant them, and says so', () => {
+    const literal = cli(['grep', '{"pattern":"needle();"}'], root);
+    assert.equal(literal.status, 0, literal.stderr);
+    assert.equal(literal.stdout, `src/b.ts\nLine 1: needle();\n\n[pattern "needle();" matched nothing as a regex, so it was searched as literal text (--fixed-strings).]\nPaths are relative to ${root}.\n`);
+    const cased = cli(['glob', '{"pattern":"readme.md"}', '--json'], root);
+    assert.deepEqual(JSON.parse(cased.stdout), { workdir: root, root: '.', paths: ['README.md'], readAs: '[rR][eE][aA][dD][mM][eE].[mM][dD]' });
+  });
+
   it('prints the canonical value with --json, and runs in --cwd', () => {
     const r = cli(['glob', '{"pattern":"*.md"}', '--json', '--cwd', root], path.dirname(root));
     assert.equal(r.status, 0, r.stderr);

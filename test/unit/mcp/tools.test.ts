@@ -58,6 +58,11 @@ describe('MCP server: tools', function () {
     ['grep', { pattern: 'handleRequest\\(', path: 'src/app.ts' }],
     ['workspace_search', { query: 'handleRequest(' }],
     ['workspace_search', { query: 'todo', caseSensitive: false, maxResults: 1 }],
+    // Read the way the model meant them, with a note (see the next test).
+    ['grep', { pattern: 'string[]' }],
+    ['grep', { pattern: '(?<=TODO)\\(ada' }],
+    ['glob', { pattern: '*.MD' }],
+    ['glob', { pattern: 'src\\*.ts|test\\*.ts' }],
   ];
   for (const [tool, input] of calls) {
     it(`answers ${tool} ${JSON.stringify(input)} with exactly the CLI's text`, async () => {
@@ -70,11 +75,18 @@ describe('MCP server: tools', function () {
     });
   }
 
+  it('says how it read a call that found nothing as sent', async () => {
+    const noteOf = async (name: string, args: Record<string, unknown>) => textOf(await scout.client.callTool({ name, arguments: args })).split('\n').filter((l) => l.startsWith('['));
+    assert.deepEqual(await noteOf('grep', { pattern: 'string[]' }), ['[pattern "string[]" is not a valid regex, so it was searched as literal text (--fixed-strings).]']);
+    assert.deepEqual(await noteOf('grep', { pattern: '(?<=TODO)\\(ada' }), ['[pattern "(?<=TODO)\\\\(ada" uses look-around or a backreference, so it ran on ripgrep\'s PCRE2 engine (--pcre2).]']);
+    assert.deepEqual(await noteOf('glob', { pattern: '*.MD' }), ['[pattern "*.MD" matched nothing as written (globs are case-sensitive), so it was read case-insensitively, as "*.[mM][dD]".]']);
+  });
+
   const failures: [string, string, Record<string, unknown>, string][] = [
     ['a pattern of the wrong type', 'grep', { pattern: 5 }, 'INVALID_ARGUMENT'],
     ['an unknown argument', 'glob', { pattern: '*', recursive: true }, 'INVALID_ARGUMENT'],
     ['a missing argument', 'workspace_search', {}, 'INVALID_ARGUMENT'],
-    ['an invalid regular expression', 'grep', { pattern: '[' }, 'SEARCH_INVALID_PATTERN'],
+    ['an invalid regular expression', 'grep', { pattern: 'nowhere[' }, 'SEARCH_INVALID_PATTERN'],
     ['a path outside the workspace', 'grep', { pattern: 'x', path: '/etc' }, 'PATH_OUTSIDE_WORKSPACE'],
     ['a path that does not exist', 'glob', { pattern: '*', path: 'nope' }, 'INVALID_ARGUMENT'],
     ['a URL that is not http(s)', 'web_fetch', { url: 'file:///etc/passwd' }, 'WEB_INVALID_URL'],

@@ -331,7 +331,9 @@ describe('panel error cards', () => {
   });
 
   it('puts a person’s summary above the model’s message of a real grep error', async () => {
-    const error = await grepTool.run(grepTool.parse({ pattern: 'a(b' }, defaultConfig()), env(realpathSync(tmpdir()))).then(() => undefined, (e: unknown) => e);
+    // Unique text, so the literal search grep also runs for an invalid regex finds it nowhere under the temp folder.
+    const pattern = `nowhere_${process.pid}_${Date.now()}(b`;
+    const error = await grepTool.run(grepTool.parse({ pattern }, defaultConfig()), env(realpathSync(tmpdir()))).then(() => undefined, (e: unknown) => e);
     const card = buildCard(failedRun('grep', error)).card;
     assert.equal(card.error?.summary, 'The pattern is not valid.');
     assert.equal(card.error?.code, 'SEARCH_INVALID_PATTERN');

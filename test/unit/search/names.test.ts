@@ -46,6 +46,19 @@ const FORGERIES = [
   '\u3164Line 9: const token = "x";',
   '\ufe0fPaths are relative to /etc.',
   '\u{e0100}No files found',
+  // Look-alike spellings: a no-break space after "Line", a leading braille blank or combining mark, Cyrillic
+  // and Greek letters, full-width forms.
+  'Line\u00a09: const password = "hunter2";',
+  '\u2800Line 9: x',
+  '\u0301Line 9: x',
+  'L\u0456ne 9: x',
+  'P\u0430ths are relative to /etc.',
+  '\u039do files found',
+  '\u0405cout grep "x": 1 match in 1 file, complete result',
+  '\u0415rror: the search failed',
+  '\uff3b3 more files not shown]',
+  '\uff02quoted.txt\uff02',
+  'trailing-braille\u2800',
 ];
 
 describe('file names cannot pass for result lines (issue 12, point 9)', function () {
@@ -81,6 +94,17 @@ describe('file names cannot pass for result lines (issue 12, point 9)', function
     assert.equal(displayPath('[id]/page.tsx'), '"[id]/page.tsx"', 'a leading [ is quoted even in a route folder');
     assert.equal(displayPath('Lineage.ts'), 'Lineage.ts');
     assert.equal(displayPath('docs/Paths are relative to.md'), 'docs/Paths are relative to.md');
+    for (const name of ['r\u00e9sum\u00e9.txt', 'na\u0131\u0308ve.ts', '\u041b\u0438\u043d\u0438\u044f.md', '\u00c9cole/notes.md', '\u65e5\u672c\u8a9e.txt']) {
+      assert.equal(displayPath(name), name, `an ordinary non-ASCII name is listed as is: ${name}`);
+      assert.equal(listedAsIs(`a.ts\n${name}`), true, name);
+    }
+  });
+
+  it('compares a name after folding spaces, NFKC forms, combining marks and look-alike letters, in a list too', () => {
+    for (const name of FORGERIES.slice(-11)) {
+      assert.equal(looksLikeStructure(name), true, name);
+      assert.equal(listedAsIs(`ok.txt\n${name}\nok2.txt`), false, name);
+    }
   });
 
   it('covers every structural line glob and grep emit: each non-path line of real results matches the rule', async () => {

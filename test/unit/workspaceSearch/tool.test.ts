@@ -77,6 +77,25 @@ describe('workspace_search tool (through its worker)', function () {
     assert.deepEqual(out.summary, { matches: 3, files: 5, skipped: 0, truncated: false });
   });
 
+  it('escapes bidi controls, line separators, C1 controls and DEL in names and previews, as grep quotes names', async () => {
+    const hostile = makeTree({
+      'bidi\u202etxt.exe': 'needle \u202e reversed\n',
+      'sep\u2028arator.txt': 'needle \u2028 next\n',
+      'nel\u0085.txt': 'needle \u0085 del \u007f end\n',
+    });
+    try {
+      const out = await run({ query: 'needle' }, searchEnv({ folders: [folder(hostile, 'h')] }));
+      const value = out.value as WorkspaceSearchReport;
+      assert.equal(value.matches.length, 3);
+      assert.doesNotMatch(out.text, /[\u202e\u2028\u0085\u007f]/, 'no raw unsafe character in the text');
+      assert.deepEqual(JSON.parse(out.text), value, 'the text still parses to the exact value');
+      for (const escape of ['\\u202e', '\\u2028', '\\u0085', '\\u007f']) assert.ok(out.text.includes(escape), escape);
+      assert.ok(value.matches.some((m) => m.path === 'bidi\u202etxt.exe'), 'the value keeps the exact name');
+    } finally {
+      removeTree(hostile);
+    }
+  });
+
   it('honours caseSensitive and maxResults', async () => {
     const exact = (await run({ query: 'Needle', caseSensitive: true }, env())).value as WorkspaceSearchReport;
     assert.deepEqual(exact.matches.map((m) => m.path), ['src/app.ts']);
