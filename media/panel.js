@@ -216,7 +216,7 @@
     if (card.truncated) {
       const flag = h('span', 'flag');
       flag.append(icon('warning'), h('span', '', 'truncated'));
-      flag.title = 'The tool hit a limit: the full result, or a narrower search, has the rest.';
+      flag.title = card.hasFullResult ? 'The tool hit a limit: Open full result has the rest.' : 'The tool hit a limit: a narrower search has the rest.';
       meta.append(flag);
     }
     meta.append(actions(card));
@@ -384,12 +384,11 @@
   }
 
   /**
-   * A text excerpt. Chromium puts a scrollable box without focusable content into the tab order (where ↓ would
-   * scroll it); tabindex -1 keeps it out, so Tab moves between cards and buttons only.
+   * A text excerpt, shown whole (the host bounds it to EXCERPT_LINES and EXCERPT_CHARS): a box that scrolled
+   * would need a keyboard stop of its own in every card to be read (WCAG 2.1.1, axe's scrollable-region-focusable).
    */
   function excerptNode(text, label) {
     const pre = h('pre', 'excerpt', text);
-    pre.tabIndex = -1;
     pre.setAttribute('aria-label', label);
     return pre;
   }
@@ -547,7 +546,7 @@
         } else if (el.classList.contains('card') && event.key === 'Enter') {
           event.preventDefault();
           const model = models.get(el.dataset.id || '');
-          if (model && model.hasFullResult) send({ action: 'openFull', runId: model.id });
+          if (model && model.hasFullResult) send({ action: 'openFull', runId: model.id, keepFocus: true });
         }
         break;
       }
@@ -620,6 +619,6 @@
     return card ? /** @type {HTMLElement} */ (card).dataset.id : undefined;
   }
 
-  emptyEl.hidden = false;
+  // "No Scout tool calls yet" waits for the host's list: shown before it, it flashed over a restored history.
   vscode.postMessage({ type: 'ready', version: PROTOCOL_VERSION });
 })();

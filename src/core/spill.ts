@@ -20,13 +20,14 @@ export interface SpillSubject {
 }
 
 /**
- * The first line of every complete result Scout saves (issue 13), in every host: `Scout glob "**\/*.ts": 4,819
- * files, complete result`, or `…, incomplete result (all Scout read)` for a result cut at ripgrep's output
- * cap. VS Code names an untitled document after its first line, so the tab, the save prompt and a chat
- * attachment read as a Scout result rather than as one of the user's files.
+ * The first line of every complete result Scout saves, in every host: `Scout glob "**\/*.ts": 4,819 files,
+ * complete result, 4,823 lines`, or `…, incomplete result (all Scout read), … lines` for a result cut at
+ * ripgrep's output cap. `lines` counts the whole saved text, this line included, as an editor numbers it.
+ * VS Code names an untitled document after its first line, so the tab, the save prompt and a chat attachment
+ * read as a Scout result rather than as one of the user's files.
  */
-export function spillHeading(subject: SpillSubject): string {
-  return `Scout ${subject.tool} ${subject.call}: ${subject.size}, ${subject.incomplete ? 'incomplete result (all Scout read)' : 'complete result'}`;
+export function spillHeading(subject: SpillSubject, lines: number): string {
+  return `Scout ${subject.tool} ${subject.call}: ${subject.size}, ${subject.incomplete ? 'incomplete result (all Scout read)' : 'complete result'}, ${countOf(lines, 'line')}`;
 }
 
 /** `n` with en-US digit grouping and the singular or plural noun: `1 file`, `4,819 files`. */
@@ -48,9 +49,91 @@ export const COMPLETE_RESULTS_MAX_CODE_UNITS = 64 * 1024 * 1024;
 
 /** The outcome of saving a complete over-cap result: the footer sentence about it, and the locator if saved. */
 export interface SavedResult {
-  /** One sentence for the footer: where the complete result is and how to read it, or that it was not saved. */
+  /**
+   * The footer's sentences: where the complete result is, how to read it, and for a long one the line ranges
+   * to read it in (see {@link readingParts}); or that it was not saved.
+   */
   readonly sentence: string;
   readonly spill?: SpillLocator;
+}
+
+/**
+ * Most lines a reader is told to read at once. Copilot's read_file (copilot_readFile) silently leaves out the
+ * middle of a range that does not fit the tool result's token budget: a 6,122-line grep result read in one
+ * call reached the model as its first 2,015 lines and its last one; ranges of 1,500 lines came back whole.
+ */
+export const PART_MAX_LINES = 1_500;
+/**
+ * Most characters (UTF-16 code units) in one part: about 20,000 tokens, under the budget Copilot's read_file
+ * gave a 1,500-line range, and under the 25,000 tokens other agents' file readers refuse to go past.
+ */
+export const PART_MAX_CHARS = 80_000;
+/** Characters of one line a reader gets: Copilot's read_file cuts a longer line at 2,000 and marks the cut. */
+const LINE_READ_MAX_CHARS = 2_020;
+
+/** How a saved text is read in parts: its length and the lines in each part (every part but the last is full). */
+export interface ReadingParts {
+  /** Lines in the text as an editor numbers them (newlines + 1). */
+  readonly lines: number;
+  /** Lines per part: at most {@link PART_MAX_LINES}, fewer when long lines would pass {@link PART_MAX_CHARS}. */
+  readonly partLines: number;
+}
+
+/**
+ * The reading plan of a text made of `pieces`, plus `extraLines` lines of at most `extraChars` characters
+ * before it (the heading): the largest part size, in lines, such that every part (lines 1–P, P+1–2P, …) has
+ * at most {@link PART_MAX_CHARS} characters, counting a line as at most what a reader returns of it.
+ */
+export function readingParts(pieces: Iterable<string>, extraLines: readonly number[]): ReadingParts {
+  const lengths: number[] = [...extraLines];
+  let current = 0;
+  for (const piece of pieces) {
+    let from = 0;
+    for (let nl = piece.indexOf('\n'); nl >= 0; nl = piece.indexOf('\n', from)) {
+      lengths.push(current + nl - from);
+      current = 0;
+      from = nl + 1;
+    }
+    current += piece.length - from;
+  }
+  lengths.push(current);
+  let partLines = PART_MAX_LINES;
+  for (;;) {
+    let widest = 0;
+    for (let start = 0; start < lengths.length; start += partLines) {
+      let chars = 0;
+      for (let i = start; i < Math.min(start + partLines, lengths.length); i++) chars += Math.min(lengths[i]!, LINE_READ_MAX_CHARS) + 1;
+      widest = Math.max(widest, chars);
+    }
+    if (widest <= PART_MAX_CHARS || partLines === 1) break;
+    partLines = Math.max(1, Math.min(partLines - 1, Math.floor((partLines * PART_MAX_CHARS) / widest)));
+  }
+  return { lines: lengths.length, partLines };
+}
+
+/** Parts a footer lists one by one; a longer text gets the first two and the rule. */
+const PARTS_LISTED = 5;
+
+/**
+ * The footer's reading advice for a saved text: `It has 6,122 lines: read lines 1–1,500, then 1,501–3,000,
+ * 3,001–4,500, 4,501–6,000 and 6,001–6,122, each as one line range: …`. Empty for a text that fits one read.
+ */
+export function partsAdvice(plan: ReadingParts): string {
+  const { lines, partLines } = plan;
+  if (lines <= partLines) return '';
+  const n = (x: number) => x.toLocaleString('en-US');
+  const range = (part: number) => `${n(part * partLines + 1)}–${n(Math.min(lines, (part + 1) * partLines))}`;
+  const parts = Math.ceil(lines / partLines);
+  const ranges =
+    parts <= PARTS_LISTED
+      ? `${range(0)}, then ${listed(Array.from({ length: parts - 1 }, (_, i) => range(i + 1)))}`
+      : `${range(0)}, then ${range(1)}, and so on in parts of ${n(partLines)} lines to line ${n(lines)}`;
+  return `It has ${n(lines)} lines: read lines ${ranges}, each as one line range of your file-reading tool; a read of more lines at once can come back with its middle left out.`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 }
 
 /**
@@ -60,15 +143,19 @@ export interface SavedResult {
  * inline page.
  *
  * @param fullText makes the complete formatted result, in the order the tool lists it, in pieces (see
- *   `SpillText`); called only when there is a spill writer to take it.
+ *   `SpillText`); called twice when there is a spill writer to take it (once to count its lines for the
+ *   heading and the reading advice, once to write it), so the text is never held whole here.
  */
 export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fullText: () => SpillText): Promise<SavedResult> {
   if (env.spill) {
-    const title = spillHeading(subject);
+    // The heading's own length does not depend much on its line count: 16 characters cover any count's digits.
+    const plan = readingParts(fullText(), [spillHeading(subject, 0).length + 16, 0]);
+    const title = spillHeading(subject, plan.lines);
     try {
       const spill = await env.spill(headed(title, fullText), { tool: subject.tool, title, ...(subject.language ? { language: subject.language } : {}) });
       const what = subject.incomplete ? 'Everything Scout read' : 'The complete result';
-      return { sentence: `${what} is saved at ${spill.uri}. ${spill.hint}`, spill };
+      const advice = partsAdvice(plan);
+      return { sentence: `${what} is saved at ${spill.uri}. ${spill.hint}${advice ? ` ${advice}` : ''}`, spill };
     } catch (e) {
       env.log.warn(`${subject.tool}: saving the complete result failed: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -98,7 +185,7 @@ export function modelTextHeading(tool: ToolName, call: string): string {
   return `Scout ${tool} ${call}: the text the model saw`;
 }
 
-const HEADING = /^Scout (glob|grep|workspace_search|web_search|web_fetch) .+(?:, complete result|, incomplete result \(all Scout read\)|: the text the model saw)$/;
+const HEADING = /^Scout (glob|grep|workspace_search|web_search|web_fetch) .+(?:(?:, complete result|, incomplete result \(all Scout read\))(?:, [\d,]+ lines?)|: the text the model saw)$/;
 
 /**
  * The tool named by a first line made by {@link spillHeading} or {@link modelTextHeading}; undefined for any

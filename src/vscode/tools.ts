@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ScoutConfig } from '../core/config';
 import { TOOLS } from '../core/registry';
+import { quoteAsTyped } from '../core/controlCharacters';
 import type { ToolName } from '../core/tool';
 import { fetchConfirmation } from '../core/web/fetch/confirmation';
 import { parseWebUrl } from '../core/web/http/url';
@@ -77,11 +78,14 @@ function languageModelTool(name: ToolName): vscode.LanguageModelTool<unknown> {
 /** Longest argument text shown in an invocation message (code points). */
 const MAX_SHOWN = 60;
 
-/** `value` as a quoted, shortened string for a one-line message; `"?"` when it is not a string. */
+/**
+ * `value` as typed, in double quotes and shortened, for a one-line message (`quoteAsTyped`): `"\w+"` shows
+ * as typed, not with JSON's doubled backslashes; whitespace runs become one space. `"?"` when not a string.
+ */
 function quote(value: unknown): string {
   if (typeof value !== 'string') return '"?"';
   const chars = [...value.replace(/\s+/g, ' ')];
-  return JSON.stringify(chars.length > MAX_SHOWN ? `${chars.slice(0, MAX_SHOWN - 1).join('')}…` : chars.join(''));
+  return quoteAsTyped(chars.length > MAX_SHOWN ? `${chars.slice(0, MAX_SHOWN - 1).join('')}…` : chars.join(''));
 }
 
 /** Up to three queries of a web_search input, quoted, and how many more; `"?"` when it is not an array. */

@@ -48,16 +48,18 @@ export async function openTarget(run: ToolRun, target: CardTarget): Promise<void
  * the same spill store, so it counts against the same retention limits (see `SpillStore`), and is recorded
  * on the run so the next click shows it again.
  *
+ * @param keepFocus leave the keyboard where it is (`preserveFocus`): the panel's Enter on a card shows the result
+ *   without putting the cursor in a document where the next keystroke would edit it
  * @throws Error when the run has no text yet (it is still running), or VS Code cannot make the document
  */
-export async function openFullResult(run: ToolRun): Promise<void> {
+export async function openFullResult(run: ToolRun, keepFocus = false): Promise<void> {
   const { spills, runs } = services();
   const copyTitle = modelTextHeading(run.tool, callOf(run.input));
   const held =
     (run.spillUri && run.spillTitle ? await spills.document(run.spillUri, run.spillTitle) : undefined) ??
     (run.textUri ? await spills.document(run.textUri, copyTitle) : undefined);
   if (held) {
-    await vscode.window.showTextDocument(held, { preview: false });
+    await vscode.window.showTextDocument(held, { preview: false, preserveFocus: keepFocus });
     return;
   }
   if (!run.text) throw new Error('This call has no result yet.');
@@ -66,7 +68,7 @@ export async function openFullResult(run: ToolRun): Promise<void> {
   runs.attachTextDocument(run.id, document.uri.toString(), copyTitle);
   // From its first line: VS Code may give the new document a freed untitled URI and the view state (cursor,
   // scroll) of the document that had it.
-  await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(0, 0, 0, 0) });
+  await vscode.window.showTextDocument(document, { preview: false, preserveFocus: keepFocus, selection: new vscode.Range(0, 0, 0, 0) });
 }
 
 /**

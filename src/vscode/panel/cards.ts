@@ -65,13 +65,24 @@ export function buildCard(run: ToolRun): BuiltCard {
     durationMs: run.durationMs,
     progress: run.status === 'running' ? run.progress : undefined,
     counts: countsOf(run),
-    truncated: run.summary?.truncated ?? false,
+    truncated: hitLimit(run),
     error: run.error && { code: run.error.code, message: run.error.message, ...adviseOnError(run.tool, run.error) },
     body,
     hasText: typeof run.text === 'string' && run.text.length > 0,
     hasFullResult: run.status === 'done' && run.spillUri !== undefined,
   };
   return { card, targets };
+}
+
+/**
+ * Whether the run hit a limit that left part of its answer out. A workspace_search whose only reason is
+ * skipped files (`truncatedBy: ['skippedFiles']`, binary or too large) searched everything it could: the
+ * card shows them in its "skipped" count, not as truncated.
+ */
+function hitLimit(run: ToolRun): boolean {
+  if (!(run.summary?.truncated ?? false)) return false;
+  const reasons = run.tool === 'workspace_search' && isRecord(run.value) && Array.isArray(run.value.truncatedBy) ? run.value.truncatedBy : undefined;
+  return !reasons || reasons.some((r) => r !== 'skippedFiles');
 }
 
 /**

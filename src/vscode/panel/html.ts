@@ -46,8 +46,10 @@ export function panelHtml(assets: PanelAssets): string {
 <title>Scout Results</title>
 </head>
 <body>
+<main aria-label="Scout results">
 <p id="empty" class="empty" hidden>No Scout tool calls yet. Run <strong>Scout: Search Text (grep)…</strong> from the Command Palette, or ask an agent to use a Scout tool.</p>
-<main id="cards" class="cards" role="feed" aria-label="Scout tool calls, newest first"></main>
+<div id="cards" class="cards" role="feed" aria-label="Scout tool calls, newest first"></div>
+</main>
 <div id="announcer" class="visually-hidden" role="status" aria-live="polite"></div>
 <script nonce="${attr(assets.nonce)}" src="${attr(assets.scriptUri)}"></script>
 </body>

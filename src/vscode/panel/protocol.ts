@@ -146,7 +146,8 @@ export type HostMessage =
 /** A user action in the panel. `target` indexes the targets the extension computed for the run. */
 export type PanelRequest =
   | { readonly action: 'openTarget'; readonly runId: string; readonly target: number }
-  | { readonly action: 'openFull'; readonly runId: string }
+  /** `keepFocus`: show the result but leave the keyboard in the panel (Enter on a card), so no keystroke edits it. */
+  | { readonly action: 'openFull'; readonly runId: string; readonly keepFocus?: boolean }
   | { readonly action: 'copy'; readonly runId: string }
   | { readonly action: 'rerun'; readonly runId: string }
   | { readonly action: 'cancel'; readonly runId: string }
@@ -170,12 +171,13 @@ export function parseWebviewMessage(raw: unknown): WebviewMessage | undefined {
     return typeof raw.version === 'number' ? { type: 'ready', version: raw.version } : undefined;
   }
   if (raw.type !== 'request' || !isIndex(raw.requestId) || !isRecord(raw.request)) return undefined;
-  const { action, runId, target } = raw.request;
+  const { action, runId, target, keepFocus } = raw.request;
   if (typeof action !== 'string' || !ACTIONS.has(action)) return undefined;
   if (typeof runId !== 'string' || runId.length === 0 || runId.length > 64) return undefined;
   if (action === 'openTarget') {
     return isIndex(target) ? { type: 'request', requestId: raw.requestId, request: { action, runId, target } } : undefined;
   }
+  if (action === 'openFull' && keepFocus === true) return { type: 'request', requestId: raw.requestId, request: { action, runId, keepFocus } };
   return { type: 'request', requestId: raw.requestId, request: { action: action as Exclude<PanelRequest['action'], 'openTarget'>, runId } };
 }
 

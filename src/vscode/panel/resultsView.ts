@@ -126,7 +126,7 @@ class ResultsViewProvider implements vscode.WebviewViewProvider, vscode.Disposab
         return openTarget(run, target);
       }
       case 'openFull':
-        return openFullResult(run);
+        return openFullResult(run, request.keepFocus === true);
       case 'copy':
         return copyResult(run);
       case 'rerun':

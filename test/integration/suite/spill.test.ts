@@ -24,7 +24,8 @@ describe('over-cap results (spill)', () => {
     await waitFor(() => made.every((u) => tabsOf(u).length === 0), 30_000, 'the spill tabs to close');
   });
   const manyList = Array.from({ length: MANY_FILES }, (_, i) => `many/part-${String(i).padStart(3, '0')}.txt`);
-  const heading = `Scout glob "*.txt" in "many": ${MANY_FILES} files, complete result`;
+  // The heading, a blank line, the files, a blank line and the workdir note.
+  const heading = `Scout glob "*.txt" in "many": ${MANY_FILES} files, complete result, ${MANY_FILES + 4} lines`;
   const globMany = async () => {
     const text = await invokeText('glob', { pattern: '*.txt', path: 'many' });
     made.push(spillUriOf(text));

@@ -84,7 +84,7 @@ describe('web_fetch as a language-model tool', () => {
     const document = await vscode.workspace.openTextDocument(uri);
     assert.equal(document.languageId, 'markdown', 'the complete Markdown opens as Markdown');
     const complete = document.getText();
-    assert.match(complete, new RegExp(`^Scout web_fetch "${server.url('/long').replace(/[.?]/g, '\\$&')}": [\\d,]+ characters, complete result\\n\\nFetched `));
+    assert.match(complete, new RegExp(`^Scout web_fetch "${server.url('/long').replace(/[.?]/g, '\\$&')}": [\\d,]+ characters, complete result, [\\d,]+ lines\\n\\nFetched `));
     assert.ok(complete.includes('LAST-PARAGRAPH-OF-THE-LONG-REFERENCE'));
     // The card's "Open full result" shows the run's spill document (panel/actions.ts openFullResult).
     const run = (await scoutApi()).runs().find((r) => r.tool === 'web_fetch' && r.spillUri !== undefined);

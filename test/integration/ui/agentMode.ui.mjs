@@ -5,6 +5,7 @@
 // host), and checks the transcript. Web calls go to loopback servers on 127.0.0.1 only. Screenshots of the
 // transcript go to test-results/screenshots/.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
@@ -22,6 +23,9 @@ const DIR = 'agent-mode';
 /** Log files × matching lines in each: 300 matches of `needle`, more than scout.search.grepMaxMatches (250). */
 const LOGS = 30;
 const LOG_LINES = 10;
+/** Log files × matching lines of the long result: 6,000 matches of `needle`, a complete result of over 6,000 lines. */
+const BIG_LOGS = 30;
+const BIG_LOG_LINES = 200;
 /** What Copilot Chat gives a model instead of a tool result over its threshold (8 KiB by default). */
 const LARGE_RESULT = /^Large tool result \(\d+KB\) written to file\. Use the read_file tool to access the content at: (\S+)$/;
 /** A regex without a literal rg could prefilter on, which never matches prose: rg reads every byte. */
@@ -242,6 +246,58 @@ describe('Scout in agent mode: a scripted model in the Chat view', function () {
     });
   });
 
+  describe('a 6,000-match grep result', () => {
+    it('is read back through copilot_readFile in the line ranges its footer gives, and is line for line the CLI’s complete file', async () => {
+      writeBigLogs();
+      const input = { pattern: 'needle', path: `${DIR}/big` };
+      // The ranges the footer gives: the reference call outside chat makes a result of the same length.
+      const reference = await model.invoke('grep', input);
+      const advice = /It has ([\d,]+) lines: read lines 1–([\d,]+), then/.exec(reference);
+      assert.ok(advice, `the footer gives no ranges to read:\n${reference.slice(-800)}`);
+      const [lines, partLines] = [advice[1], advice[2]].map((n) => Number(n.replace(/,/g, '')));
+      const ranges = [];
+      for (let start = 1; start <= lines; start += partLines) ranges.push([start, Math.min(lines, start + partLines - 1)]);
+      assert.ok(ranges.length >= 2 && lines > BIG_LOGS * BIG_LOG_LINES, `${lines} lines in ${ranges.length} parts`);
+      const reads = ranges.map(([startLine, endLine]) => ({ tool: 'read_file', input: { filePath: SPILL_URI, startLine, endLine } }));
+      const page = { tool: 'read_file', input: { filePath: RESULT_FILE, startLine: 1, endLine: 2_000 } };
+      const started = Date.now();
+      const { record } = await turn('spill-6000', [{ tool: 'grep', input }, page, ...reads], 'Find every needle in the big logs and read them all.');
+      console.log(`    a 6,000-match grep read in ${ranges.length} parts of ${partLines} lines (${lines} lines) in the chat: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      assert.deepEqual(
+        record.calls.map((c) => c.tool),
+        ['grep', 'read_file', ...reads.map(() => 'read_file')],
+      );
+      const [, readPage, ...readParts] = record.calls;
+      const chatUri = /\buntitled:\S*[^\s.]/.exec(readPage.result)?.[0];
+      assert.ok(chatUri, `no untitled: URI in the footer:\n${readPage.result.slice(-800)}`);
+      assert.ok(readPage.result.includes(advice[0]), 'the chat’s footer gives other ranges than the reference call');
+
+      // Each part is exactly its lines of the document: nothing left out, nothing added.
+      const documentLines = (await model.documentText(chatUri)).split('\n');
+      assert.equal(documentLines.length, lines);
+      assert.match(documentLines[0], new RegExp(`^Scout grep "needle" in "${DIR}/big": 6,000 matches in ${BIG_LOGS} files, complete result, ${advice[1]} lines$`));
+      readParts.forEach((call, i) => {
+        const [startLine, endLine] = ranges[i];
+        assert.deepEqual(call.input, { filePath: chatUri, startLine, endLine });
+        const got = partText(call.result).split('\n');
+        assert.equal(got.length, endLine - startLine + 1, `lines ${startLine}–${endLine} came back as ${got.length} lines`);
+        got.forEach((line, j) => assert.equal(line, documentLines[startLine - 1 + j], `line ${startLine + j} as read`));
+      });
+      const read = readParts.flatMap((call) => partText(call.result).split('\n'));
+      assert.equal((read.join('\n').match(/^Line \d+: /gm) ?? []).length, BIG_LOGS * BIG_LOG_LINES);
+
+      // The CLI's complete file for the same call: the same lines, the workdir note aside (it names the folder).
+      const cli = execFileSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'grep', JSON.stringify(input), '--cwd', workspace], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const cliFile = /It is a plain text file at (\S+);/.exec(cli)?.[1];
+      assert.ok(cliFile, `the CLI saved no complete file:\n${cli.slice(-800)}`);
+      const cliLines = readFileSync(cliFile, 'utf8').split('\n');
+      rmSync(cliFile, { force: true });
+      assert.equal(read.length, cliLines.length);
+      const note = /^Paths are relative to /;
+      read.forEach((line, i) => (note.test(line) && note.test(cliLines[i]) ? undefined : assert.equal(line, cliLines[i], `line ${i + 1} against the CLI's file`)));
+    });
+  });
+
   describe('the chat’s Stop button', () => {
     it('ends a long grep: its rg is gone and the call shows as cancelled', async () => {
       writeSlowFile();
@@ -259,6 +315,8 @@ describe('Scout in agent mode: a scripted model in the Chat view', function () {
       await waitUntil(() => rgProcessesWith(nonce).length === 0, 60_000, 'rg to be killed after Stop');
 
       const { invocationMessage } = await model.prepare('grep', input);
+      // The pattern as the model typed it: `\w`, not JSON's doubled `\\w`.
+      assert.equal(invocationMessage, `Searching for "${input.pattern}" in "${input.path}"`);
       const response = latestResponse(page);
       assert.deepEqual(await toolRowTitles(response), [invocationMessage]);
       const row = response.locator('.chat-tool-invocation-part').first();
@@ -319,6 +377,17 @@ describe('Scout in agent mode: a scripted model in the Chat view', function () {
     }
   }
 
+  /** {@link BIG_LOGS} logs of {@link BIG_LOG_LINES} `needle` lines of about 90 characters each. */
+  function writeBigLogs() {
+    for (let f = 0; f < BIG_LOGS; f++) {
+      const lines = Array.from({ length: BIG_LOG_LINES }, (_, i) => {
+        const n = f * BIG_LOG_LINES + i;
+        return `2026-11-30T12:${String(n % 60).padStart(2, '0')}:07Z WARN orders needle: request ${n} to /api/orders/${1000 + n} took ${1200 + n} ms`;
+      });
+      write(`big/server-${String(f).padStart(2, '0')}.log`, `${lines.join('\n')}\n`);
+    }
+  }
+
   /** {@link SLOW_BYTES} of plain prose in lines of about 2,000 characters. */
   function writeSlowFile() {
     const line = `${'the quick brown fox jumps over the lazy dog and runs far away again '.repeat(30).trimEnd()}\n`;
@@ -327,6 +396,16 @@ describe('Scout in agent mode: a scripted model in the Chat view', function () {
     for (let written = 0; written < SLOW_BYTES; written += chunk.length) writeFileSync(path.join(workspace, DIR, 'slow/prose.txt'), chunk, { flag: 'a' });
   }
 });
+
+/**
+ * The lines copilot_readFile returned for a range, without the heading it puts before a range that ends
+ * before the document does (`File: \`…\`. Lines 1 to 836 (6,063 lines total): `) and any code fence.
+ */
+function partText(result) {
+  const text = result.replace(/^File: `[^`\n]*`\. Lines \d+ to \d+ \(\d+ lines total\): ?\n/, '');
+  const fenced = /^(`{3,})[^\n]*\n([^]*)\n\1\s*$/.exec(text);
+  return fenced ? fenced[2] : text;
+}
 
 /** Live (not zombie) rg processes whose argv mentions `text`, from /proc. */
 function rgProcessesWith(text) {

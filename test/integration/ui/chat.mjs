@@ -46,6 +46,10 @@ export async function focusAgentChat(page, modelName) {
 
 /** Types `text` into the chat input and sends it with Enter. @param {Page} page */
 export async function ask(page, text) {
+  // A pointer left where a button was (a tool question's Allow) can rest on the input's context-usage
+  // indicator, whose hover then covers the input: move it away first, and close any hover.
+  await page.mouse.move(0, 0);
+  await page.keyboard.press('Escape');
   await chatInput(page).click();
   await page.keyboard.insertText(text);
   await page.keyboard.press('Enter');

@@ -2,7 +2,9 @@
 // High Contrast): every text element of every kind of card must reach WCAG 2 AA contrast (4.5:1), computed
 // from the colours Chromium renders (getComputedStyle in the webview's document, translucent backgrounds
 // composited over what lies beneath them). A screenshot of the panel in each theme and the lowest ratio of
-// each kind of text go to test-results/panel-themes/.
+// each kind of text go to test-results/panel-themes/. axe-core checks the same panel in each theme: no serious or
+// critical violation (its findings go to test-results/panel-themes/axe.json).
+import AxeBuilder from '@axe-core/playwright';
 import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
@@ -17,8 +19,10 @@ const RESULTS = path.join(repoRoot, 'test-results', 'panel-themes');
 const AA = 4.5;
 /** The kinds of text the issue names; each must be on screen in every theme. */
 const REQUIRED_KINDS = ['card header', 'argument value', 'counts', 'rows', 'match highlight', 'excerpt', 'buttons', 'error text'];
+/** The panel's document for axe: the webview's iframe, the iframe inside it, and its body. */
+const PANEL_CONTEXT = ['iframe.webview[src*="extensionId=scout-dev.scout"]', 'iframe#active-frame', 'body'];
 
-describe('Scout Results panel in every built-in theme', function () {
+describe('Scout Results panel in every built-in theme: contrast and axe', function () {
   this.timeout(240_000);
   /** @type {import('playwright-core').Page} */
   let page;
@@ -56,7 +60,7 @@ describe('Scout Results panel in every built-in theme', function () {
     rmSync(path.join(workspace, 'ui-themes'), { recursive: true, force: true });
   });
 
-  it('keeps every kind of text at 4.5:1 or more in Dark Modern, Light Modern, Dark High Contrast and Light High Contrast', async () => {
+  it('keeps every kind of text at 4.5:1 or more, with no serious or critical axe violation, in Dark Modern, Light Modern, Dark High Contrast and Light High Contrast', async () => {
     await runToCard(page, 'Scout: Find Files (glob)…', [['Scout: Find Files (glob)', 'ui-themes/*']]);
     await runToCard(page, 'Scout: Search Workspace (literal)…', [['Scout: Search Workspace (literal) (1/2)', 'shade'], ['Scout: Search Workspace (literal) (2/2)', 'ui-themes']]);
     await runToCard(page, 'Scout: Fetch URL…', [['Scout: Fetch URL', `http://127.0.0.1:${pages.address().port}/shades`]]);
@@ -75,6 +79,7 @@ describe('Scout Results panel in every built-in theme', function () {
     await runCommand(page, 'View: Toggle Maximized Panel');
     maximized = true;
     const report = {};
+    const axeReport = {};
     const failures = [];
     for (const theme of Object.keys(THEMES)) {
       await setColorTheme(page, theme);
@@ -94,7 +99,13 @@ describe('Scout Results panel in every built-in theme', function () {
       for (const [kind, m] of Object.entries(measured)) {
         if (m.ratio < AA) failures.push(`${theme}: ${kind} ${m.ratio.toFixed(2)}:1 ("${m.text}", ${m.foreground} on ${m.background}, <${m.element}>)`);
       }
+      const axe = await new AxeBuilder({ page }).include(PANEL_CONTEXT).analyze();
+      axeReport[theme] = axe.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }));
+      assert.ok(axe.passes.length > 10, `axe checked almost nothing in the panel (${axe.passes.length} rules passed): is PANEL_CONTEXT right?`);
+      for (const v of axe.violations) if (v.impact === 'serious' || v.impact === 'critical') failures.push(`${theme}: axe ${v.impact} ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`);
     }
+    writeFileSync(path.join(RESULTS, 'axe.json'), `${JSON.stringify(axeReport, null, 2)}\n`);
+    console.log(`      axe findings per theme: ${Object.entries(axeReport).map(([theme, found]) => `${theme}: ${found.map((v) => `${v.id} (${v.impact})`).join(', ') || 'none'}`).join('; ')}`);
     writeFileSync(path.join(RESULTS, 'contrast.json'), `${JSON.stringify(report, null, 2)}\n`);
     const lowest = Object.entries(report).map(([theme, kinds]) => `${theme}: ${Object.entries(kinds).map(([k, m]) => `${k} ${m.ratio.toFixed(2)}`).join(', ')}`);
     console.log(`      lowest contrast per kind of text:\n${lowest.map((l) => `        ${l}`).join('\n')}`);

@@ -109,7 +109,7 @@ describe('CLI', function () {
     try {
       assert.ok(path.basename(file).startsWith('scout-spill-glob-'));
       const [heading, listing] = readFileSync(file, 'utf8').split('\n\n');
-      assert.equal(heading, 'Scout glob "*": 3 files, complete result', 'the file starts with the self-describing first line');
+      assert.equal(heading, 'Scout glob "*": 3 files, complete result, 7 lines', 'the file starts with the self-describing first line');
       assert.equal(listing!.split('\n').length, 3);
     } finally {
       rmSync(file, { force: true });

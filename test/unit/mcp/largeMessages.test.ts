@@ -51,10 +51,10 @@ describe('MCP server: messages never too big for a stdio line', function () {
     const [first, second] = links as [ResourceLink, ResourceLink];
     assert.match(first.uri, /^scout:\/\/result\/[0-9a-f]{16}$/);
     assert.equal(second.uri, `${first.uri}?part=2`);
-    assert.match(first.name, /^Scout glob "\*": 10,000 files, complete result \(part 1 of 2\)$/);
+    assert.match(first.name, /^Scout glob "\*": 10,000 files, complete result, [\d,]+ lines \(part 1 of 2\)$/);
     assert.match(second.name, / \(part 2 of 2\)$/);
     assert.ok(
-      text.includes(`or read the MCP resources ${first.uri} and ${second.uri}, in order (it is served in 2 parts).]`),
+      text.includes(`or read the MCP resources ${first.uri} and ${second.uri}, in order (it is served in 2 parts). It has `),
       text.slice(-600),
     );
 

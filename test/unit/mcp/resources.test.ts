@@ -59,7 +59,7 @@ describe('MCP server: complete results as resources', function () {
     const complete = (contents[0] as { text: string }).text;
     assert.equal(contents[0]!.uri, link.uri);
     assert.ok(complete.startsWith(`${link.name}\n\n`), 'starts with its self-describing first line');
-    assert.match(link.name, /^Scout grep "needle": 12 matches?.*complete result$/);
+    assert.match(link.name, /^Scout grep "needle": 12 matches?.*complete result, [\d,]+ lines$/);
     assert.equal(complete, readFileSync(spillFiles(text)[0]!, 'utf8'), 'the resource holds what the temp file holds');
     assert.equal(complete, readFileSync(spillFiles(cli.text)[0]!, 'utf8'), "and what the CLI's temp file holds");
     assert.equal(link.size, Buffer.byteLength(complete));
@@ -72,7 +72,7 @@ describe('MCP server: complete results as resources', function () {
     assert.deepEqual(resources.map((r) => r.uri), links.slice(1).reverse().map((l) => l.uri));
     assert.equal(new Set(links.map((l) => l.uri)).size, links.length, 'every result has its own URI');
     const newest = await scout.client.readResource({ uri: links.at(-1)!.uri });
-    assert.match((newest.contents[0] as { text: string }).text, /^Scout glob "\*": 12 files, complete result\n\n/);
+    assert.match((newest.contents[0] as { text: string }).text, /^Scout glob "\*": 12 files, complete result, 16 lines\n\n/);
     await assert.rejects(scout.client.readResource({ uri: links[0]!.uri }), (e: unknown) => {
       assert.ok(e instanceof McpError);
       assert.equal(e.code, -32002);

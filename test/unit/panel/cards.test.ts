@@ -149,6 +149,26 @@ describe('panel cards', () => {
     assert.deepEqual(counts(card), ['3 matches', '2 files with matches', '2 files scanned', '0 skipped']);
   });
 
+  it('labels a workspace_search whose only limit was two skipped binary files as skipped, not truncated', async () => {
+    const tree = mkdtempSync(path.join(tmpdir(), 'scout-cards-skipped-'));
+    try {
+      writeFileSync(path.join(tree, 'notes.txt'), 'a todo here\n');
+      for (const name of ['a.bin', 'b.bin']) writeFileSync(path.join(tree, name), Buffer.from([0x74, 0x6f, 0x64, 0x6f, 0, 1, 2, 0, 0x74]));
+      const input = { query: 'todo' };
+      const output = await workspaceSearchTool.run(workspaceSearchTool.parse(input, defaultConfig()), env(tree));
+      assert.deepEqual((output.value as { truncatedBy: string[] }).truncatedBy, ['skippedFiles']);
+      assert.equal(output.summary?.truncated, true);
+      const { card } = buildCard(doneRun('workspace_search', input, output));
+      assert.equal(card.truncated, false);
+      assert.ok(counts(card).includes('2 skipped'), counts(card).join(', '));
+      // Another limit still shows: the result limit, with the skipped files beside it.
+      const limited = buildCard(doneRun('workspace_search', input, { ...output, value: { ...(output.value as object), truncatedBy: ['skippedFiles', 'maxResults'] } })).card;
+      assert.equal(limited.truncated, true);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
   it('lists web sources but never offers a non-web link', () => {
     const sources = [
       { title: 'Docs', url: 'https://example.com/docs', snippet: 'About <b>it</b>', provider: 'brave' },

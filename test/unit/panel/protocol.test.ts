@@ -14,6 +14,19 @@ describe('panel protocol', () => {
         request: { action, runId: 'abc' },
       });
     }
+    // Enter on a card opens the full result and keeps the keyboard in the panel; only openFull takes keepFocus.
+    assert.deepEqual(parseWebviewMessage({ type: 'request', requestId: 2, request: { action: 'openFull', runId: 'abc', keepFocus: true } }), {
+      type: 'request',
+      requestId: 2,
+      request: { action: 'openFull', runId: 'abc', keepFocus: true },
+    });
+    for (const [action, keepFocus] of [['openFull', 'yes'], ['copy', true]] as const) {
+      assert.deepEqual(parseWebviewMessage({ type: 'request', requestId: 2, request: { action, runId: 'abc', keepFocus } }), {
+        type: 'request',
+        requestId: 2,
+        request: { action, runId: 'abc' },
+      });
+    }
     assert.deepEqual(parseWebviewMessage({ type: 'request', requestId: 0, request: { action: 'openTarget', runId: 'abc', target: 3, extra: 'ignored' } }), {
       type: 'request',
       requestId: 0,

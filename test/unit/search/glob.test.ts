@@ -211,7 +211,7 @@ describe('glob tool: names, roots and over-cap pages', () => {
       // each of the three directories.
       assert.deepEqual([perGroup('big/'), perGroup('mid/'), perGroup('small/'), perGroup('top')], [5, 5, 5, 5]);
       assert.match(out.text, /\[80 more files not shown\. This page samples 20 of the 100 files round-robin across the entries directly under the workspace folder \(oldest first within each\) and reaches all 8 entries\. The complete result is saved at untitled:Spill-1\. Open that document to read every result\.\]\nPaths are relative to /);
-      assert.equal(spill.texts[0], `Scout glob "*": 100 files, complete result\n\n${all.join('\n')}\n\nPaths are relative to ${root}.`);
+      assert.equal(spill.texts[0], `Scout glob "*": 100 files, complete result, 104 lines\n\n${all.join('\n')}\n\nPaths are relative to ${root}.`);
       assert.deepEqual(out.spill, { uri: 'untitled:Spill-1', hint: 'Open that document to read every result.' });
       assert.deepEqual(out.summary, { files: 100, truncated: true });
     });

@@ -255,7 +255,7 @@ describe('grep tool', () => {
       const spill = memorySpill();
       const out = await grep({ pattern: 'MARK' }, { folders: [folder(crRoot)], search: { grepMaxMatches: 1 }, spill });
       assert.equal(out.text.split('\n').slice(0, 2).join('\n'), 'a.txt\nLine 1: MARK a\u240DLine 99: forged');
-      assert.equal(spill.texts[0]!.split('\n').slice(0, 5).join('\n'), 'Scout grep "MARK": 2 matches in 1 file, complete result\n\na.txt\nLine 1: MARK a\u240DLine 99: forged\nLine 2: MARK b');
+      assert.equal(spill.texts[0]!.split('\n').slice(0, 5).join('\n'), 'Scout grep "MARK": 2 matches in 1 file, complete result, 7 lines\n\na.txt\nLine 1: MARK a\u240DLine 99: forged\nLine 2: MARK b');
       for (const text of [out.text, spill.texts[0]!]) {
         assert.doesNotMatch(text, /\r/);
         assert.equal(text.split('\n').filter((l) => l.startsWith('Line 99')).length, 0);

@@ -47,7 +47,7 @@ describe('searches past the raw-output cap return what was read (tester, item 1)
       assert.match(out.text, /\[[\d,]+ more matches not shown: these are the first 250 of [\d,]+ matches/);
       assert.equal(spill.texts.length, 1);
       assert.ok(NOTE.test(spill.texts[0]!), 'the saved result carries the note too');
-      assert.match(spill.texts[0]!, /^Scout grep "import": [\d,]+ matches in [\d,]+ files, incomplete result \(all Scout read\)\n\n/, 'and does not call itself complete');
+      assert.match(spill.texts[0]!, /^Scout grep "import": [\d,]+ matches in [\d,]+ files, incomplete result \(all Scout read\), [\d,]+ lines\n\n/, 'and does not call itself complete');
       assert.match(out.text, /\. Everything Scout read is saved at untitled:Spill-1\. /);
       // Every match kept is a whole, real line.
       for (const m of out.value.matches.slice(-50)) assert.match(m.line, /^import \{ thing\d+ \} from/);
@@ -80,7 +80,7 @@ describe('searches past the raw-output cap return what was read (tester, item 1)
       assert.equal(note[2], `the ${out.value.paths.length.toLocaleString('en-US')} files ripgrep listed by then, the least recently modified`);
       assert.equal(note[3], 'a path, or a more specific pattern such as "src/**/*.js"');
       assert.ok(NOTE.test(spill.texts[0]!));
-      const heading = `Scout glob "**/*.js": ${out.value.paths.length.toLocaleString('en-US')} files, incomplete result (all Scout read)`;
+      const heading = `Scout glob "**/*.js": ${out.value.paths.length.toLocaleString('en-US')} files, incomplete result (all Scout read), ${spill.texts[0]!.split('\n').length.toLocaleString('en-US')} lines`;
       assert.equal(spill.texts[0]!.split('\n')[0], heading, 'the saved list does not call itself complete');
       assert.match(out.text, /\. Everything Scout read is saved at untitled:Spill-1\. /);
       assert.deepEqual(out.value.page, out.text.split('\n\n')[0]!.split('\n'), 'the panel page is the model page');

@@ -37,8 +37,12 @@ export function fetchConfirmation(url: unknown, config: ScoutConfig): FetchConfi
     title: 'Fetch a web page?',
     message:
       `Scout will download ${markdownCodeSpan(parsed.href)} and give its text to the model.\n\n` +
-      `Text on web pages is untrusted: a page can contain instructions written to steer the model. ` +
-      `Continue only if you expect this site to be relevant. To stop being asked for ${markdownCodeSpan(host)}, add it to the setting \`scout.webFetch.autoApprovedDomains\`.`,
+      `Page text is untrusted: a page can hold instructions written to steer the model. Continue only if you expect this site to be relevant.\n\n` +
+      // VS Code keeps "Allow in this Session" per tool, not per host: the person must know it covers every host.
+      `“Allow in this Session” lets web_fetch fetch from every host without asking, for the rest of this session. ` +
+      `To stop being asked for ${markdownCodeSpan(host)} only, add it to the setting\n\n` +
+      // On a line of its own, so a narrow Chat view wraps the sentence and never cuts the setting's name.
+      '`scout.webFetch.autoApprovedDomains`',
   };
 }
 

@@ -10,7 +10,9 @@ describe('web_fetch confirmation', () => {
     assert.equal(question.title, 'Fetch a web page?');
     assert.ok(question.message.includes('`` https://docs.example.org/guide?q=`x` ``'), question.message);
     assert.match(question.message, /untrusted/);
-    assert.match(question.message, /`docs\.example\.org`.*scout\.webFetch\.autoApprovedDomains/);
+    assert.match(question.message, /`docs\.example\.org` only, add it to the setting\n\n`scout\.webFetch\.autoApprovedDomains`$/);
+    // VS Code's "Allow in this Session" approves web_fetch for every host: the question says so.
+    assert.match(question.message, /“Allow in this Session” lets web_fetch fetch from every host without asking, for the rest of this session\./);
   });
 
   it('shows a host holding Markdown as written, in code, with no bold text or link of its own', () => {
@@ -23,7 +25,8 @@ describe('web_fetch confirmation', () => {
     assert.deepEqual(rendered.links, []);
     const href = new URL(url).href;
     assert.equal(rendered.paragraphs[0], `Scout will download ${href} and give its text to the model.`);
-    assert.match(rendered.paragraphs[1]!, /To stop being asked for docs\.python\.org`\*\*\(verified-safe\)\*\*`\.evil\.example, add it to the setting scout\.webFetch\.autoApprovedDomains\.$/);
+    assert.match(rendered.paragraphs[2]!, /To stop being asked for docs\.python\.org`\*\*\(verified-safe\)\*\*`\.evil\.example only, add it to the setting$/);
+    assert.equal(rendered.paragraphs[3], 'scout.webFetch.autoApprovedDomains');
   });
 
   it('does not ask for an approved domain or its subdomains', () => {

@@ -325,13 +325,14 @@ describe('web_fetch tool', function () {
       assert.ok(!out.text.includes(LONG_ARTICLE.lastParagraph));
       assert.equal(spilled.length, 1);
       const [heading, blank, fetched, ...rest] = spilled[0]!.split('\n');
-      assert.equal(heading, `Scout web_fetch "${server.url('/long-article')}": ${out.value.totalChars.toLocaleString('en-US')} characters, complete result`);
+      assert.equal(heading, `Scout web_fetch "${server.url('/long-article')}": ${out.value.totalChars.toLocaleString('en-US')} characters, complete result, ${spilled[0]!.split('\n').length.toLocaleString('en-US')} lines`);
       assert.deepEqual([blank, fetched], ['', `Fetched ${server.url('/long-article')} (HTTP 200)`]);
       assert.ok(markdownText(rest.join('\n')).includes(LONG_ARTICLE.lastParagraph), 'the spill holds the last paragraph');
       assert.ok(out.value.totalChars > 600_000);
       assert.deepEqual([out.value.truncated, out.summary.truncated, out.spill?.uri], [true, true, 'untitled:Spill-1']);
       assert.ok(
-        out.text.endsWith(`\n\n(Content truncated: this result shows the start of the page's ${out.value.totalChars.toLocaleString('en-US')} characters. The complete result is saved at untitled:Spill-1. Open that document to read every result.)`),
+        out.text.includes(`\n\n(Content truncated: this result shows the start of the page's ${out.value.totalChars.toLocaleString('en-US')} characters. The complete result is saved at untitled:Spill-1. Open that document to read every result. It has ${spilled[0]!.split('\n').length.toLocaleString('en-US')} lines: read lines 1–`) &&
+          out.text.endsWith('a read of more lines at once can come back with its middle left out.)'),
         out.text.slice(-300),
       );
     });
