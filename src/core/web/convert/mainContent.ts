@@ -262,21 +262,45 @@ function classKey(el: Element): string {
 export type ArticleRefusal = 'none' | 'listing' | 'discussion' | 'table';
 
 /**
- * Runs Readability on `document` (which it rearranges) and returns its article, without the navigation in it,
- * when {@link keepsArticle} accepts it, measured against `page` (the document before Readability ran), unless
- * it dropped part of a listing or the comments of a discussion; else why not.
+ * Readability's own threshold (`charThreshold`'s default, which Firefox Reader View uses): an article shorter
+ * than this from Scout's first pass (run with {@link MIN_ARTICLE_CHARS}) is looked for again with it, as
+ * Readability's retries with looser rules can find the rest of an article whose first pass kept only its
+ * opening (a science news page came back with its first 493 characters).
  */
-export function readabilityArticle(document: Document, page: PageProfile): MainContent | ArticleRefusal {
-  const article = new Readability<Element>(document, { keepClasses: true, charThreshold: MIN_ARTICLE_CHARS, serializer: (node) => node as Element }).parse();
-  const root = article?.content;
-  if (!root) return 'none';
-  const articleChars = textLength(root);
+const READABILITY_CHAR_THRESHOLD = 500;
+
+/** Readability's article of `document` (which it rearranges) with `charThreshold`, and its title. */
+function runReadability(document: Document, charThreshold: number): { root: Element; title: string } | undefined {
+  const article = new Readability<Element>(document, { keepClasses: true, charThreshold, serializer: (node) => node as Element }).parse();
+  return article?.content ? { root: article.content, title: normaliseSpace(article.title ?? '') } : undefined;
+}
+
+/**
+ * Runs Readability on `document` (which it rearranges) and returns its article, without the navigation and
+ * the boilerplate in it (see {@link removeBoilerplate}), when {@link keepsArticle} accepts it, measured against
+ * `page` (the document before Readability ran), unless it dropped part of a listing, a table among its text, or
+ * the comments of a discussion; else why not. When the article is shorter than
+ * {@link READABILITY_CHAR_THRESHOLD}, Readability runs again with that threshold on `reparse()` (a fresh copy of
+ * the page), and its article is used instead when it is longer and neither mostly a comment thread (the
+ * thread under a news brief) nor full of navigation.
+ */
+export function readabilityArticle(document: Document, page: PageProfile, reparse: () => Document): MainContent | ArticleRefusal {
+  let article = runReadability(document, MIN_ARTICLE_CHARS);
+  if (!article) return 'none';
+  let articleChars = textLength(article.root);
+  if (articleChars < READABILITY_CHAR_THRESHOLD) {
+    const longer = runReadability(reparse(), READABILITY_CHAR_THRESHOLD);
+    const chars = longer ? textLength(longer.root) : 0;
+    const chrome = longer ? chars - textLength(longer.root, isChrome) : 0;
+    if (longer && chars > articleChars && chrome <= chars * MAX_ARTICLE_CHROME_SHARE && commentTextLength(longer.root) < chars * DISCUSSION_THREAD_SHARE) [article, articleChars] = [longer, chars];
+  }
+  const { root, title } = article;
   if (!keepsArticle(articleChars, articleChars - textLength(root, isChrome), page.contentChars)) return 'none';
   if (dropsListingItems(root, articleChars, page)) return 'listing';
   if (dropsTableBeside(root, page)) return 'table';
   if (splitsDiscussion(root, articleChars, page)) return 'discussion';
   removeWhere(root, isNavigation);
-  return { root, source: 'readability', title: normaliseSpace(article.title ?? ''), contentChars: textLength(root) };
+  return { root, source: 'readability', title, contentChars: textLength(root) };
 }
 
 /**

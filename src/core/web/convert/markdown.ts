@@ -164,7 +164,7 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
       articleSearch = options.deadline !== undefined && options.deadline - now() < predictedArticleSearchMs(spent, scan.links, scan.nodes) ? 'no-time' : 'ran';
       if (articleSearch === 'ran') {
         const profile = profilePage(document);
-        const article = readabilityArticle(document, profile);
+        const article = readabilityArticle(document, profile, reload);
         if (typeof article === 'string') {
           refusal = article;
         } else {
