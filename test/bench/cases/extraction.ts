@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { parseHTML } from 'linkedom';
+import type * as Linkedom from 'linkedom' with { 'resolution-mode': 'import' };
 import { createWebFetchTool } from '../../../src/core/web/fetch/tool';
 import { startLoopbackServer } from '../../helpers/loopbackServer';
 import { markdownText, wordF1, wordsOf } from '../../helpers/markdownText';
@@ -55,6 +55,9 @@ const LOW_F1 = 0.5;
  * one-sentence `<p>`), not pages: a title heading alone halves their score. They are reported, not targeted.
  */
 const TINY_REFERENCE_WORDS = 30;
+
+// linkedom is an ES module; Node 20 loads it with require, as the converter does.
+const { parseHTML } = require('linkedom') as typeof Linkedom;
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const CORPUS_ENV = 'SCOUT_READABILITY_CORPUS';
