@@ -110,8 +110,9 @@ function isContentElement(el: Element): boolean {
 }
 
 /**
- * Removes cookie and consent banners ({@link CONSENT_NAME}) and sign-up prompts ({@link PROMPT_NAME}) from
- * `document`'s body: text that is never the page's content, wherever it sits. An article or main element, or
+ * Removes cookie and consent banners ({@link CONSENT_NAME}), sign-up prompts ({@link PROMPT_NAME}) and named
+ * boilerplate ({@link removeBoilerplate}) from `document`'s body: text that is never the page's content,
+ * wherever it sits. An article or main element, or
  * one holding the page's `h1`, is never removed, whatever its name.
  */
 export function removeBanners(document: Document): void {
@@ -122,6 +123,7 @@ export function removeBanners(document: Document): void {
     if (limit < 0 || isContentElement(el) || textLength(el) > limit) continue;
     el.remove();
   }
+  removeBoilerplate(document.body);
 }
 
 /** What a page holds before Readability rearranges it: the measures its article is judged against. */
@@ -299,7 +301,6 @@ export function readabilityArticle(document: Document, page: PageProfile, repars
   if (splitsDiscussion(root, articleChars, page)) return 'discussion';
   const listing = listingShown(root, articleChars, page);
   removeWhere(root, isNavigation);
-  removeBoilerplate(root);
   return { root, source: 'readability', title, contentChars: textLength(root), ...(listing ? { listing } : {}) };
 }
 
@@ -424,7 +425,6 @@ export function fallbackContent(document: Document): MainContent {
     removeChrome(body);
     content = { root: body, source: 'body-cleaned', title: '', contentChars: bodyChars };
   }
-  removeBoilerplate(content.root);
   const found = named.filter((el) => !content.root.contains(el) || !el.isConnected).map(describe);
   return found.length > 0 ? { ...content, contentChars: textLength(content.root), namedChrome: [...new Set(found)] } : { ...content, contentChars: textLength(content.root) };
 }
@@ -481,12 +481,13 @@ function linkTextLength(root: Element): number {
 }
 
 /**
- * Words that name boilerplate inside an article: menus, breadcrumbs, share and "related" blocks, sign-up and
- * paywall boxes, cookie and consent notes, trust badges and disclaimers. Matched as whole parts of a class or
- * id name, as {@link CHROME_NAME_PARTS} are.
+ * Words that name boilerplate, wherever it sits: breadcrumbs, share and "related" blocks, sign-up and paywall
+ * boxes, consent notes, trust badges and disclaimers. Matched as whole parts of a class or id name, as
+ * {@link CHROME_NAME_PARTS} are. Menus by name are left to {@link isNamedChrome} outside the article, and to
+ * Readability inside it.
  */
 const BOILERPLATE_NAME_PARTS = new Set([
-  'nav', 'navbar', 'navigation', 'menu', 'breadcrumb', 'breadcrumbs', 'share', 'sharing', 'sharebar', 'sharetools', 'social', 'related', 'newsletter',
+  'breadcrumb', 'breadcrumbs', 'share', 'sharing', 'sharebar', 'sharetools', 'social', 'related', 'newsletter',
   'consent', 'badge', 'badges', 'disclaimer', 'subscribe', 'signup', 'promo',
 ]);
 /**
@@ -501,10 +502,11 @@ const MAX_BOILERPLATE_SHARE = 0.25;
 const INLINE_ELEMENTS = new Set(['A', 'ABBR', 'B', 'BDI', 'BDO', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'I', 'KBD', 'MARK', 'Q', 'S', 'SAMP', 'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME', 'U', 'VAR']);
 
 /**
- * Removes the boilerplate under `root`, the converted part of a page: elements named like
- * {@link BOILERPLATE_NAME_PARTS} (menus by name also when their text is mostly links), block elements only,
- * each holding at most {@link MAX_BOILERPLATE_SHARE} of `root`'s text and not a heading, an article or main
- * element, or the page's `h1`. Cleanup inside the page, instead of showing another part of it.
+ * Removes the boilerplate under `root` (a page's body, before Readability runs: it turns a `<div>` of phrasing
+ * content into a `<p>` without its class, so a trust badge inside the article could not be told afterwards):
+ * elements named like {@link BOILERPLATE_NAME_PARTS}, block elements only, each holding at most
+ * {@link MAX_BOILERPLATE_SHARE} of `root`'s text and not a heading, an article or main element, or the page's
+ * `h1`. Cleanup inside the page, instead of showing another part of it.
  */
 export function removeBoilerplate(root: Element): void {
   const limit = textLength(root) * MAX_BOILERPLATE_SHARE;
@@ -513,10 +515,7 @@ export function removeBoilerplate(root: Element): void {
     const parts = ownNames(el).flatMap(nameParts);
     const words = parts.filter((p) => BOILERPLATE_NAME_PARTS.has(p) || (p === 'paywall' && parts.some((q) => PAYWALL_BOX_PARTS.has(q))));
     if (words.length === 0) return false;
-    const chars = textLength(el);
-    if (chars > limit) return false;
-    const menuOnly = words.every((p) => MENU_NAME_PARTS.has(p));
-    return !menuOnly || chars === 0 || linkTextLength(el) >= chars * MIN_MENU_LINK_SHARE;
+    return textLength(el) <= limit;
   });
 }
 
