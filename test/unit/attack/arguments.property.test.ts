@@ -43,7 +43,7 @@ import { hostileResponse, HOSTILE_RESPONSE_KINDS } from './hostileServer';
 const RUNS = Number(process.env.SCOUT_FC_RUNS ?? 500);
 const SEED = process.env.SCOUT_FC_SEED === undefined ? undefined : Number(process.env.SCOUT_FC_SEED);
 
-/** What the property runs of one tool saw, printed after the suite (the README's reliability figures). */
+/** What the property runs of one tool saw, printed after the suite (the figures in docs/reliability.md). */
 interface ToolStats {
   tried: number;
   failed: number;
