@@ -438,8 +438,9 @@ function describe(el: Element): string {
 
 /**
  * Words that name navigation, sidebars and the site's header and footer in class and id names, matched as whole
- * parts of a name (`nav`, `main-nav`, `navbar`, `site_menu`, `leftSidebar`, `breadcrumbs`), not inside a word
- * (`canvas`, `unavailable`, `menu-recipe` is a part `menu`, though: see {@link isNamedChrome}'s link rule).
+ * parts of a name (`nav`, `main-nav`, `navbar`, `site_menu`, `leftSidebar`, `breadcrumbs`), never inside a word
+ * (`canvas`, `unavailable`). A `menu-card` of dishes has the part `menu`: {@link isNamedChrome}'s link rule
+ * keeps it.
  */
 const CHROME_NAME_PARTS = new Set(['nav', 'navbar', 'navigation', 'navlinks', 'menu', 'menubar', 'mainmenu', 'topnav', 'sidenav', 'breadcrumb', 'breadcrumbs', 'sidebar', 'masthead', 'header', 'footer', 'topbar']);
 /** Of those, the words of menus: such an element is chrome only when most of its text is link text. */
@@ -460,9 +461,8 @@ function nameParts(name: string): string[] {
  */
 function isNamedChrome(el: Element): boolean {
   const parts = ownNames(el).flatMap(nameParts);
-  const word = parts.find((p) => CHROME_NAME_PARTS.has(p));
-  if (word === undefined || isContentElement(el)) return false;
-  for (let p = el.parentElement; p; p = p.parentElement) if (p.nodeName === 'ARTICLE' || p.nodeName === 'MAIN' || roleOf(p) === 'main') return false;
+  if (!parts.some((p) => CHROME_NAME_PARTS.has(p)) || isContentElement(el)) return false;
+  if (insideContent(el)) return false;
   if (!parts.some((p) => CHROME_NAME_PARTS.has(p) && !MENU_NAME_PARTS.has(p))) {
     const chars = textLength(el);
     return chars === 0 || linkTextLength(el) >= chars * MIN_MENU_LINK_SHARE;
@@ -541,8 +541,13 @@ function isNavigation(el: Element): boolean {
 function isChrome(el: Element): boolean {
   if (isNavigation(el)) return true;
   if (!HEADER_FOOTER_ELEMENTS.has(el.nodeName) && !(el.hasAttribute('role') && HEADER_FOOTER_ROLES.has(roleOf(el)))) return false;
-  for (let p = el.parentElement; p; p = p.parentElement) if (p.nodeName === 'ARTICLE' || p.nodeName === 'MAIN' || roleOf(p) === 'main') return false;
-  return true;
+  return !insideContent(el);
+}
+
+/** Whether `el` sits inside an article or main element (or one with `role="main"`). */
+function insideContent(el: Element): boolean {
+  for (let p = el.parentElement; p; p = p.parentElement) if (p.nodeName === 'ARTICLE' || p.nodeName === 'MAIN' || roleOf(p) === 'main') return true;
+  return false;
 }
 
 /**
