@@ -21,6 +21,7 @@ import { activation } from './cases/activation';
 import { cancellation } from './cases/cancel';
 import { cliStart } from './cases/cliStart';
 import { editor } from './cases/editor';
+import { extractionCase } from './cases/extraction';
 import { globPlan, globWhole } from './cases/glob';
 import { grepBroad, grepSelective } from './cases/grep';
 import { webBodiesCase } from './cases/webBodies';
@@ -44,6 +45,7 @@ const CASES: { id: string; run: (ctx: CaseContext) => Promise<CaseResult> }[] = 
   { id: 'web-fetch', run: webFetchCase },
   { id: 'web-fetch-load', run: webFetchLoadCase },
   { id: 'web-bodies', run: webBodiesCase },
+  { id: 'extraction', run: extractionCase },
   { id: 'editor', run: editor },
 ];
 

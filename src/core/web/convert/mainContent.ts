@@ -20,6 +20,13 @@ export interface MainContent {
   readonly title: string;
   /** Characters of text (whitespace collapsed) in `root`. */
   readonly contentChars: number;
+  /**
+   * Readability's article holds `shown` of the `items` teasers of a listing on the page (a blog's front page,
+   * see {@link listingShown}); absent when it holds all of them or the page is no listing.
+   */
+  readonly listing?: { readonly shown: number; readonly items: number };
+  /** What was left out under names rather than elements (see {@link namedChrome}), for the note: `div.nav`, `#sidebar`. */
+  readonly namedChrome?: readonly string[];
 }
 
 /**
@@ -29,14 +36,6 @@ export interface MainContent {
  * article instead of retrying with looser rules and returning something larger, such as a comment thread.
  */
 export const MIN_ARTICLE_CHARS = 200;
-
-/**
- * ...and at least this share of the page's content text: its text outside navigation, site header and
- * footer, sidebars, banners, comment threads and "related"/share/newsletter blocks (see
- * {@link contentTextLength}). Less means Readability picked one item of a listing, and the fallback chain
- * shows the whole listing instead. Scout's choice, from the generated corpus in test/helpers/webCorpus.ts.
- */
-export const MIN_ARTICLE_SHARE = 0.25;
 
 /**
  * ...and at most this share of its own text in navigation, sidebars or the site's header and footer. More
@@ -52,13 +51,14 @@ const MIN_CANDIDATE_SHARE = 0.5;
 /**
  * Whether Readability's article is used: it holds `articleChars` characters of text, `chromeChars` of them in
  * navigation, sidebars or the site's header and footer, on a page with `contentChars` characters of content
- * text (see {@link MIN_ARTICLE_SHARE}).
+ * text (see {@link contentTextLength}). How small a share of the page the article is does not count: a news
+ * story under a front page's worth of teasers and menus is still the page's article (on real pages the share
+ * rule Scout had refused more articles than it caught listings).
  */
 export function keepsArticle(articleChars: number, chromeChars: number, contentChars: number): boolean {
   return (
     articleChars > 0 &&
     articleChars >= Math.min(MIN_ARTICLE_CHARS, contentChars / 2) &&
-    articleChars >= contentChars * MIN_ARTICLE_SHARE &&
     chromeChars <= articleChars * MAX_ARTICLE_CHROME_SHARE
   );
 }
@@ -110,8 +110,9 @@ function isContentElement(el: Element): boolean {
 }
 
 /**
- * Removes cookie and consent banners ({@link CONSENT_NAME}) and sign-up prompts ({@link PROMPT_NAME}) from
- * `document`'s body: text that is never the page's content, wherever it sits. An article or main element, or
+ * Removes cookie and consent banners ({@link CONSENT_NAME}), sign-up prompts ({@link PROMPT_NAME}) and named
+ * boilerplate ({@link removeBoilerplate}) from `document`'s body: text that is never the page's content,
+ * wherever it sits. An article or main element, or
  * one holding the page's `h1`, is never removed, whatever its name.
  */
 export function removeBanners(document: Document): void {
@@ -122,6 +123,7 @@ export function removeBanners(document: Document): void {
     if (limit < 0 || isContentElement(el) || textLength(el) > limit) continue;
     el.remove();
   }
+  removeBoilerplate(document.body);
 }
 
 /** What a page holds before Readability rearranges it: the measures its article is judged against. */
@@ -253,30 +255,53 @@ function classKey(el: Element): string {
 }
 
 /**
- * Why Readability's article was not used: `none` (it found none, or {@link keepsArticle} refused it),
- * `listing` (it kept only some items of the page's listing, see {@link dropsListingItems}), `discussion` (the
+ * Why Readability's article was not used: `none` (it found none, or {@link keepsArticle} refused it), `discussion` (the
  * page is a discussion and the article is its post without the comments, or its comments without the post,
  * see {@link splitsDiscussion}), `table` (it left out a data table that stood between or beside parts of it,
  * see {@link dropsTableBeside}).
  */
-export type ArticleRefusal = 'none' | 'listing' | 'discussion' | 'table';
+export type ArticleRefusal = 'none' | 'discussion' | 'table';
 
 /**
- * Runs Readability on `document` (which it rearranges) and returns its article, without the navigation in it,
- * when {@link keepsArticle} accepts it, measured against `page` (the document before Readability ran), unless
- * it dropped part of a listing or the comments of a discussion; else why not.
+ * Readability's own threshold (`charThreshold`'s default, which Firefox Reader View uses): an article shorter
+ * than this from Scout's first pass (run with {@link MIN_ARTICLE_CHARS}) is looked for again with it, as
+ * Readability's retries with looser rules can find the rest of an article whose first pass kept only its
+ * opening (a science news page came back with its first 493 characters).
  */
-export function readabilityArticle(document: Document, page: PageProfile): MainContent | ArticleRefusal {
-  const article = new Readability<Element>(document, { keepClasses: true, charThreshold: MIN_ARTICLE_CHARS, serializer: (node) => node as Element }).parse();
-  const root = article?.content;
-  if (!root) return 'none';
-  const articleChars = textLength(root);
+const READABILITY_CHAR_THRESHOLD = 500;
+
+/** Readability's article of `document` (which it rearranges) with `charThreshold`, and its title. */
+function runReadability(document: Document, charThreshold: number): { root: Element; title: string } | undefined {
+  const article = new Readability<Element>(document, { keepClasses: true, charThreshold, serializer: (node) => node as Element }).parse();
+  return article?.content ? { root: article.content, title: normaliseSpace(article.title ?? '') } : undefined;
+}
+
+/**
+ * Runs Readability on `document` (which it rearranges) and returns its article, without the navigation and
+ * the boilerplate in it (see {@link removeBoilerplate}), when {@link keepsArticle} accepts it, measured against
+ * `page` (the document before Readability ran), unless it dropped a table among its text or the comments of a
+ * discussion; else why not. When it holds only some teasers of a listing, it is used and says so (`listing`). When the article is shorter than
+ * {@link READABILITY_CHAR_THRESHOLD}, Readability runs again with that threshold on `reparse()` (a fresh copy of
+ * the page), and its article is used instead when it is longer and neither mostly a comment thread (the
+ * thread under a news brief) nor full of navigation.
+ */
+export function readabilityArticle(document: Document, page: PageProfile, reparse: () => Document): MainContent | ArticleRefusal {
+  let article = runReadability(document, MIN_ARTICLE_CHARS);
+  if (!article) return 'none';
+  let articleChars = textLength(article.root);
+  if (articleChars < READABILITY_CHAR_THRESHOLD) {
+    const longer = runReadability(reparse(), READABILITY_CHAR_THRESHOLD);
+    const chars = longer ? textLength(longer.root) : 0;
+    const chrome = longer ? chars - textLength(longer.root, isChrome) : 0;
+    if (longer && chars > articleChars && chrome <= chars * MAX_ARTICLE_CHROME_SHARE && commentTextLength(longer.root) < chars * DISCUSSION_THREAD_SHARE) [article, articleChars] = [longer, chars];
+  }
+  const { root, title } = article;
   if (!keepsArticle(articleChars, articleChars - textLength(root, isChrome), page.contentChars)) return 'none';
-  if (dropsListingItems(root, articleChars, page)) return 'listing';
   if (dropsTableBeside(root, page)) return 'table';
   if (splitsDiscussion(root, articleChars, page)) return 'discussion';
+  const listing = listingShown(root, articleChars, page);
   removeWhere(root, isNavigation);
-  return { root, source: 'readability', title: normaliseSpace(article.title ?? ''), contentChars: textLength(root) };
+  return { root, source: 'readability', title, contentChars: textLength(root), ...(listing ? { listing } : {}) };
 }
 
 /**
@@ -302,13 +327,16 @@ export function commentTextLength(root: Element): number {
 }
 
 /**
- * True when Readability's article `root` is mostly the items of a listing (elements sharing a class, at least
- * {@link MIN_LISTING_ITEMS} of them on the page, each holding text) but left some of them out: a blog's front
- * page came back with 6, 9, 10 or 11 of its 12 teasers, depending on their markup. An item counts as left out
- * when the start of its text is nowhere in the article (Readability moves the nodes it keeps, and renames
- * some, so the text is what can be compared).
+ * How many teasers of the page's listing Readability's article `root` holds, when it is mostly the items of a
+ * listing (elements sharing a class, at least {@link MIN_LISTING_ITEMS} of them on the page, most of them
+ * teasers, see {@link isTeaser}) but left some of them out: a blog's front page came back with 6, 9, 10 or 11
+ * of its 12 teasers, depending on their markup. The article is still shown (the page's own menus and rails
+ * are worse), and the note says how many items it holds. Paragraphs or sections that share a class are no
+ * listing: on real articles (a browser's feature page, a news story, a manual) Readability rightly drops one
+ * of them. An item counts as left out when the start of its text is nowhere in the article (Readability moves
+ * the nodes it keeps, and renames some, so the text is what can be compared).
  */
-function dropsListingItems(root: Element, articleChars: number, page: PageProfile): boolean {
+function listingShown(root: Element, articleChars: number, page: PageProfile): { shown: number; items: number } | undefined {
   const kept = new Map<string, number>();
   for (const el of Array.from(root.querySelectorAll('[class]'))) {
     const key = classKey(el);
@@ -318,12 +346,29 @@ function dropsListingItems(root: Element, articleChars: number, page: PageProfil
   for (const [key, keptChars] of kept) {
     if (keptChars < articleChars / 2) continue;
     const items = page.repeated.get(key)!;
+    if (items.filter(isTeaser).length < items.length * MIN_TEASER_SHARE) continue;
     articleText ??= normaliseSpace(root.textContent ?? '');
     const missing = items.filter((el) => {
       const start = textStart(el);
       return start.length >= MIN_PROBE_CHARS && !articleText!.includes(start);
     });
-    if (missing.length > 0) return true;
+    if (missing.length > 0) return { shown: items.length - missing.length, items: items.length };
+  }
+  return undefined;
+}
+
+/** Share of a listing's items that must be teasers ({@link isTeaser}): a listing's items are alike. */
+const MIN_TEASER_SHARE = 0.75;
+
+/**
+ * Whether a listing's item is a teaser of another page: it holds a heading whose link leads off the page (a
+ * post's or a product's title). Repeated paragraphs, sections of a document (whose headings link to
+ * themselves, `¶`) and a site's feature boxes are not, and Readability may leave some of them out.
+ */
+function isTeaser(item: Element): boolean {
+  for (const link of Array.from(item.querySelectorAll('h1 a[href], h2 a[href], h3 a[href], h4 a[href], h5 a[href], h6 a[href], a[href] h1, a[href] h2, a[href] h3, a[href] h4, a[href] h5, a[href] h6'))) {
+    const anchor = link.nodeName === 'A' ? link : link.closest('a')!;
+    if (!anchor.getAttribute('href')!.startsWith('#')) return true;
   }
   return false;
 }
@@ -331,7 +376,7 @@ function dropsListingItems(root: Element, articleChars: number, page: PageProfil
 /**
  * True when Readability's article `root` left out a data table of the page that stood beside text it kept (a
  * pricing table between two parts of a post: Readability scores paragraphs, so a table among them that holds
- * none is dropped as if it were a sidebar). Compared by text, as {@link dropsListingItems} does.
+ * none is dropped as if it were a sidebar). Compared by text, as {@link listingShown} does.
  */
 function dropsTableBeside(root: Element, page: PageProfile): boolean {
   if (page.tables.length === 0) return false;
@@ -348,18 +393,22 @@ const MIN_PROBE_CHARS = 50;
 /**
  * The fallback chain when Readability's article is not used (issue 11): the page's `<main>`, else its
  * `<article>` holding the most text, else its `role="main"` element, each used when it holds at least half of
- * the cleaned body's text and with the navigation and sidebars inside it removed; else the body without
- * navigation, site header and footer, and sidebars. Cookie and consent banners must already be gone
+ * the cleaned body's text and with the navigation, sidebars and boilerplate inside it removed; else the body
+ * without navigation, site header and footer, sidebars and boilerplate. Navigation and sidebars count by
+ * element and role, and outside an article or main element also by name ({@link isNamedChrome}: a
+ * `<div class="nav">` menu before a short `<main>`). Cookie and consent banners must already be gone
  * ({@link removeBanners}). Rearranges `document`.
  */
 export function fallbackContent(document: Document): MainContent {
   const body = document.body;
-  const bodyChars = textLength(body, isChrome);
+  const named = findWhere(body, isPageChrome).filter((el) => !isChrome(el));
+  const bodyChars = textLength(body, isPageChrome);
   const candidates: [ContentSource, string][] = [
     ['main', 'main'],
     ['article', 'article'],
     ['role-main', '[role="main"]'],
   ];
+  let content: MainContent | undefined;
   for (const [source, selector] of candidates) {
     let best: { el: Element; chars: number } | undefined;
     for (const el of Array.from(body.querySelectorAll(selector))) {
@@ -368,11 +417,106 @@ export function fallbackContent(document: Document): MainContent {
     }
     if (best && best.chars > 0 && best.chars >= bodyChars * MIN_CANDIDATE_SHARE) {
       removeWhere(best.el, isNavigation);
-      return { root: best.el, source, title: '', contentChars: best.chars };
+      content = { root: best.el, source, title: '', contentChars: best.chars };
+      break;
     }
   }
-  removeChrome(body);
-  return { root: body, source: 'body-cleaned', title: '', contentChars: bodyChars };
+  if (!content) {
+    removeChrome(body);
+    content = { root: body, source: 'body-cleaned', title: '', contentChars: bodyChars };
+  }
+  const found = named.filter((el) => !content.root.contains(el) || !el.isConnected).map(describe);
+  return found.length > 0 ? { ...content, contentChars: textLength(content.root), namedChrome: [...new Set(found)] } : { ...content, contentChars: textLength(content.root) };
+}
+
+/** `div.nav`, `div#sidebar`: an element by its tag and its first name, for a note. */
+function describe(el: Element): string {
+  const id = el.getAttribute('id');
+  const name = id ? `#${id}` : `.${(el.getAttribute('class') ?? '').trim().split(/\s+/)[0]}`;
+  return `${el.nodeName.toLowerCase()}${name}`.slice(0, 60);
+}
+
+/**
+ * Words that name navigation, sidebars and the site's header and footer in class and id names, matched as whole
+ * parts of a name (`nav`, `main-nav`, `navbar`, `site_menu`, `leftSidebar`, `breadcrumbs`), never inside a word
+ * (`canvas`, `unavailable`). A `menu-card` of dishes has the part `menu`: {@link isNamedChrome}'s link rule
+ * keeps it.
+ */
+const CHROME_NAME_PARTS = new Set(['nav', 'navbar', 'navigation', 'navlinks', 'menu', 'menubar', 'mainmenu', 'topnav', 'sidenav', 'breadcrumb', 'breadcrumbs', 'sidebar', 'masthead', 'header', 'footer', 'topbar']);
+/** Of those, the words of menus: such an element is chrome only when most of its text is link text. */
+const MENU_NAME_PARTS = new Set(['nav', 'navbar', 'navigation', 'navlinks', 'menu', 'menubar', 'mainmenu', 'topnav', 'sidenav', 'breadcrumb', 'breadcrumbs', 'header', 'footer', 'topbar']);
+/** Share of a menu's text that is link text. */
+const MIN_MENU_LINK_SHARE = 0.5;
+
+/** The parts of a class or id name: split at `-`, `_` and a lower-to-upper case change, lower-cased. */
+function nameParts(name: string): string[] {
+  return name.replace(/([a-z])([A-Z])/g, '$1-$2').toLowerCase().split(/[-_]+/).filter(Boolean);
+}
+
+/**
+ * Navigation, sidebars and the site's header and footer named by class or id ({@link CHROME_NAME_PARTS}) rather
+ * than marked by element or role: outside an article or main element, not holding one (nor the page's `h1`),
+ * and for menu names, mostly links. Scout's choice; the input that broke: a `<div class="nav">` of 40 links
+ * before a `<main>` of two paragraphs, shown whole as "no article or main element was found".
+ */
+function isNamedChrome(el: Element): boolean {
+  const parts = ownNames(el).flatMap(nameParts);
+  if (!parts.some((p) => CHROME_NAME_PARTS.has(p)) || isContentElement(el)) return false;
+  if (insideContent(el)) return false;
+  if (!parts.some((p) => CHROME_NAME_PARTS.has(p) && !MENU_NAME_PARTS.has(p))) {
+    const chars = textLength(el);
+    return chars === 0 || linkTextLength(el) >= chars * MIN_MENU_LINK_SHARE;
+  }
+  return true;
+}
+
+/** Chrome by element, role or name: what the fallback chain and a page cut into parts leave out. */
+function isPageChrome(el: Element): boolean {
+  return isChrome(el) || isNamedChrome(el);
+}
+
+/** Characters of text inside links under `root`. */
+function linkTextLength(root: Element): number {
+  return Array.from(root.querySelectorAll('a')).reduce((n, a) => n + (a.parentElement?.closest('a') ? 0 : textLength(a)), 0);
+}
+
+/**
+ * Words that name boilerplate, wherever it sits: breadcrumbs, share and "related" blocks, sign-up and paywall
+ * boxes, consent notes, trust badges and disclaimers. Matched as whole parts of a class or id name, as
+ * {@link CHROME_NAME_PARTS} are. Menus by name are left to {@link isNamedChrome} outside the article, and to
+ * Readability inside it.
+ */
+const BOILERPLATE_NAME_PARTS = new Set([
+  'breadcrumb', 'breadcrumbs', 'share', 'sharing', 'sharebar', 'sharetools', 'social', 'related', 'newsletter',
+  'consent', 'badge', 'badges', 'disclaimer', 'subscribe', 'signup', 'promo',
+]);
+/**
+ * `paywall` names the box only with one of these words (`paywall-offer`, `paywallPrompt`): alone it often names
+ * the article's own text behind the wall (`article-body paywall`). "cookie" alone is left to
+ * {@link CONSENT_NAME}, as a `cookie-recipe` is content.
+ */
+const PAYWALL_BOX_PARTS = new Set(['offer', 'prompt', 'box', 'banner', 'message', 'modal', 'overlay', 'cta', 'notice', 'upsell', 'inline']);
+/** Boilerplate holds at most this share of the text it sits in; a block named so that holds more is the content. */
+const MAX_BOILERPLATE_SHARE = 0.25;
+/** Inline elements, never removed as boilerplate: a `<span class="badge">` inside a sentence is part of it. */
+const INLINE_ELEMENTS = new Set(['A', 'ABBR', 'B', 'BDI', 'BDO', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'I', 'KBD', 'MARK', 'Q', 'S', 'SAMP', 'SMALL', 'SPAN', 'STRONG', 'SUB', 'SUP', 'TIME', 'U', 'VAR']);
+
+/**
+ * Removes the boilerplate under `root` (a page's body, before Readability runs: it turns a `<div>` of phrasing
+ * content into a `<p>` without its class, so a trust badge inside the article could not be told afterwards):
+ * elements named like {@link BOILERPLATE_NAME_PARTS}, block elements only, each holding at most
+ * {@link MAX_BOILERPLATE_SHARE} of `root`'s text and not a heading, an article or main element, or the page's
+ * `h1`. Cleanup inside the page, instead of showing another part of it.
+ */
+export function removeBoilerplate(root: Element): void {
+  const limit = textLength(root) * MAX_BOILERPLATE_SHARE;
+  removeWhere(root, (el) => {
+    if (INLINE_ELEMENTS.has(el.nodeName) || /^H[1-6]$/.test(el.nodeName) || isContentElement(el)) return false;
+    const parts = ownNames(el).flatMap(nameParts);
+    const words = parts.filter((p) => BOILERPLATE_NAME_PARTS.has(p) || (p === 'paywall' && parts.some((q) => PAYWALL_BOX_PARTS.has(q))));
+    if (words.length === 0) return false;
+    return textLength(el) <= limit;
+  });
 }
 
 /**
@@ -397,8 +541,13 @@ function isNavigation(el: Element): boolean {
 function isChrome(el: Element): boolean {
   if (isNavigation(el)) return true;
   if (!HEADER_FOOTER_ELEMENTS.has(el.nodeName) && !(el.hasAttribute('role') && HEADER_FOOTER_ROLES.has(roleOf(el)))) return false;
-  for (let p = el.parentElement; p; p = p.parentElement) if (p.nodeName === 'ARTICLE' || p.nodeName === 'MAIN' || roleOf(p) === 'main') return false;
-  return true;
+  return !insideContent(el);
+}
+
+/** Whether `el` sits inside an article or main element (or one with `role="main"`). */
+function insideContent(el: Element): boolean {
+  for (let p = el.parentElement; p; p = p.parentElement) if (p.nodeName === 'ARTICLE' || p.nodeName === 'MAIN' || roleOf(p) === 'main') return true;
+  return false;
 }
 
 /**
@@ -406,7 +555,7 @@ function isChrome(el: Element): boolean {
  * element) under `root`, as the fallback chain's last step does with the whole body.
  */
 export function removeChrome(root: Element): void {
-  removeWhere(root, isChrome);
+  removeWhere(root, isPageChrome);
 }
 
 /** Letters and digits (Unicode `L` and `N`) in the text under `root`: the measure of how much text a conversion kept. */
@@ -421,6 +570,11 @@ export function lettersIn(text: string): number {
 
 /** Removes the elements under `root` that `test` accepts (the outermost of nested ones). */
 function removeWhere(root: Element, test: (el: Element) => boolean): void {
+  for (const el of findWhere(root, test)) el.remove();
+}
+
+/** The elements under `root` that `test` accepts, the outermost of nested ones, in document order. */
+function findWhere(root: Element, test: (el: Element) => boolean): Element[] {
   const found: Element[] = [];
   const stack: Element[] = [root];
   while (stack.length > 0) {
@@ -431,7 +585,7 @@ function removeWhere(root: Element, test: (el: Element) => boolean): void {
     }
     for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
   }
-  for (const el of found) el.remove();
+  return found;
 }
 
 /**

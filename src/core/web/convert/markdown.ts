@@ -59,7 +59,7 @@ export type Conversion =
       readonly pageChars: number;
       readonly contentChars: number;
       readonly articleSearch: ArticleSearch;
-      /** Readability found an article but it was not used: it held only part of a listing, left out a discussion's comments, or a table beside it. */
+      /** Readability found an article but it was not used: it left out a discussion's comments, or a table beside it. */
       readonly articleRefused?: Exclude<ArticleRefusal, 'none'>;
       /** Characters of comments left out with the rest of the page around Readability's article (0 when it was not used). */
       readonly commentChars: number;
@@ -67,6 +67,10 @@ export type Conversion =
       readonly scriptBuilt: boolean;
       /** The page's `<meta http-equiv="refresh">` to another URL, if it has one (not looked for in a page cut into parts). */
       readonly refresh?: MetaRefresh;
+      /** Readability's article holds only `shown` of the `items` teasers of the page's listing (it is shown all the same). */
+      readonly listing?: { readonly shown: number; readonly items: number };
+      /** Navigation and sidebars left out by their class or id names (`div.nav`), at most a few. */
+      readonly namedChrome?: readonly string[];
     }
   | { readonly mode: 'raw-too-deep' }
   | { readonly mode: 'raw-error'; readonly error: string };
@@ -101,6 +105,9 @@ export function predictedArticleSearchMs(spentMs: number, links: number, nodes: 
  * table), and the fallback chain is converted instead.
  */
 const MIN_MARKDOWN_LETTER_SHARE = 0.5;
+
+/** Names of navigation and sidebars a conversion reports at most (for a note, not a list). */
+const MAX_NAMED_CHROME = 3;
 
 /** A page with this many characters of body text or more is never called one a browser builds with JavaScript. */
 const SCRIPT_BUILT_MAX_CHARS = 500;
@@ -169,7 +176,7 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
       articleSearch = options.deadline !== undefined && options.deadline - now() < predictedArticleSearchMs(spent, scan.links, scan.nodes) ? 'no-time' : 'ran';
       if (articleSearch === 'ran') {
         const profile = profilePage(document);
-        const article = readabilityArticle(document, profile);
+        const article = readabilityArticle(document, profile, reload);
         if (typeof article === 'string') {
           refusal = article;
         } else {
@@ -195,6 +202,8 @@ export function htmlToMarkdown(source: string, options: ConversionOptions): Conv
       commentChars,
       scriptBuilt,
       ...(refresh ? { refresh } : {}),
+      ...(content.listing ? { listing: content.listing } : {}),
+      ...(content.namedChrome ? { namedChrome: content.namedChrome.slice(0, MAX_NAMED_CHROME) } : {}),
     };
   } catch (e) {
     return { mode: 'raw-error', error: e instanceof Error ? e.message : String(e) };

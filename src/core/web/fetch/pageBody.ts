@@ -91,6 +91,11 @@ function charsetNotes(rendered: RenderResult): string[] {
   return [`the server declared no character encoding (no Content-Type charset, byte order mark or <meta charset>), so Scout read the page as ${rendered.charset}: ${why}. If the text looks garbled, the page uses another encoding.`];
 }
 
+/** `` (menus named `div.nav`, `div#sidebar` included)``: the navigation left out by name, for a note; '' when none. */
+function named(c: Extract<Conversion, { mode: 'markdown' }>): string {
+  return c.namedChrome?.length ? ` (${c.namedChrome.length === 1 ? 'one' : 'those'} named ${c.namedChrome.map((n) => `\`${n}\``).join(', ')} included)` : '';
+}
+
 /** What the header says about which part of an HTML page was converted. */
 function contentNotes(c: Extract<Conversion, { mode: 'markdown' }>, budget: string): string[] {
   const leftOut = c.pageChars - c.contentChars;
@@ -107,29 +112,30 @@ function contentNotes(c: Extract<Conversion, { mode: 'markdown' }>, budget: stri
   } else {
     let why = '';
     if (c.articleSearch === 'no-time') why = `the page is too large to look for its article within ${budget}`;
-    else if (c.articleRefused === 'listing') why = 'the page is a listing, and the article found in it held only some of its items';
     else if (c.articleRefused === 'discussion') why = 'the page is a discussion whose comments hold most of its text';
     else if (c.articleRefused === 'table') why = 'the article found in the page left out a table that stands within it';
     switch (c.content) {
       case 'readability': {
-        if (leftOut < MIN_LEFT_OUT_CHARS) break;
         const comments = c.commentChars >= MIN_LEFT_OUT_CHARS ? `, ${c.commentChars} of them in comments` : '';
-        notes.push(`showing the page's main content; about ${leftOut} characters of navigation, sidebars, footers, comments and similar text were left out${comments}.`);
+        if (leftOut >= MIN_LEFT_OUT_CHARS) notes.push(`showing the page's main content; about ${leftOut} characters of navigation, sidebars, footers, comments and similar text were left out${comments}.`);
         break;
       }
       case 'main':
       case 'article':
       case 'role-main': {
         const element = { main: 'its `main` element', article: 'its `article` element', 'role-main': 'its element marked `role="main"`' }[c.content];
-        notes.push(`${why || 'no article was found in the page'}, so ${element} is shown without the navigation and sidebars in it${about}.`);
+        notes.push(`${why || 'no article was found in the page'}, so ${element} is shown without the navigation and sidebars in it${named(c)}${about}.`);
         break;
       }
       case 'body-cleaned':
-        notes.push(`${why || 'no article or main element was found in the page'}, so the whole page is shown without its navigation, header, footer, sidebars and cookie banners${about}.`);
+        notes.push(`${why || 'no article or main element was found in the page'}, so the whole page is shown without its navigation, header, footer, sidebars and cookie banners${named(c)}${about}.`);
         break;
       case 'body':
         break;
     }
+  }
+  if (c.listing) {
+    notes.push(`the page looks like a listing: the text below holds ${c.listing.shown} of its ${c.listing.items} items. The user can turn the setting \`scout.webFetch.extractMainContent\` off to have every item shown.`);
   }
   if (c.scriptBuilt) {
     notes.push(`the page needs JavaScript: its HTML holds only ${c.pageChars} characters of text, and its scripts, which Scout does not run, build the rest, so its content is not in this text. Look for an API, a feed, or a version of the page that does not need JavaScript.`);

@@ -12,9 +12,13 @@ function rendered(conversion: Partial<Converted>): RenderResult {
 }
 
 describe('web_fetch page notes', () => {
-  it('says why a listing or a discussion is shown without Readability, and how much comments held', () => {
-    assert.deepEqual(pageBody('html', rendered({ content: 'body-cleaned', articleRefused: 'listing', pageChars: 9000, contentChars: 7000 }), 10_000).notes, [
-      'the page is a listing, and the article found in it held only some of its items, so the whole page is shown without its navigation, header, footer, sidebars and cookie banners; about 2000 characters of other text were left out.',
+  it('says how many items of a listing the article holds, why a discussion is shown without Readability, and how much comments held', () => {
+    assert.deepEqual(pageBody('html', rendered({ listing: { shown: 8, items: 12 }, pageChars: 9000, contentChars: 7000 }), 10_000).notes, [
+      "showing the page's main content; about 2000 characters of navigation, sidebars, footers, comments and similar text were left out.",
+      'the page looks like a listing: the text below holds 8 of its 12 items. The user can turn the setting `scout.webFetch.extractMainContent` off to have every item shown.',
+    ]);
+    assert.deepEqual(pageBody('html', rendered({ content: 'main', namedChrome: ['div.nav'], pageChars: 3000, contentChars: 700 }), 10_000).notes, [
+      'no article was found in the page, so its `main` element is shown without the navigation and sidebars in it (one named `div.nav` included); about 2300 characters of other text were left out.',
     ]);
     assert.deepEqual(pageBody('html', rendered({ content: 'main', articleRefused: 'discussion', pageChars: 30_000, contentChars: 29_500 }), 10_000).notes, [
       'the page is a discussion whose comments hold most of its text, so its `main` element is shown without the navigation and sidebars in it; about 500 characters of other text were left out.',
