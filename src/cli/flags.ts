@@ -63,7 +63,7 @@ export function setConfigValue(config: ScoutConfig, key: string, raw: string, fl
   const [section, name, ...extra] = key.split('.');
   const defaults = defaultConfig() as unknown as Record<string, Record<string, unknown>>;
   if (!section || !name || extra.length || !Object.hasOwn(defaults, section) || !Object.hasOwn(defaults[section]!, name)) {
-    throw new UsageError(`unknown setting "${key}". Settings are section.key, e.g. search.globMaxResults; see README.md for the list.`);
+    throw new UsageError(`unknown setting "${key}". Settings are section.key, e.g. search.globMaxResults; see docs/settings.md in Scout for the list.`);
   }
   const target = (config as unknown as Record<string, Record<string, unknown>>)[section]!;
   const example = defaults[section]![name];

@@ -30,7 +30,7 @@ interface HeldSpill {
  * **Speed** (issue 13 item 7): `openTextDocument({ content })` carries the text to the workbench, which
  * holds untitled text models, and back to the extension host, where a model reads it; the writer resolves
  * only then, so a reader of the URI never finds it empty. In code-server that round trip is most of what a
- * call costs beyond plain Node (see the README's benchmarks; inserting the text into an empty document made
+ * call costs beyond plain Node (see docs/benchmarks.md; inserting the text into an empty document made
  * beforehand was measured too, and costs the same). Everything else (releasing, the search for restored
  * documents) runs in the background.
  *

@@ -94,7 +94,7 @@ function warmupPath(root: string, corpus: CorpusManifest | undefined): string | 
     .sort()[0];
 }
 
-/** The machine, as the README table states it. */
+/** The machine, as the table in docs/benchmarks.md states it. */
 function machine(): { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; ripgrep: string } {
   const cpus = os.cpus();
   return {

@@ -29,17 +29,25 @@ export function globArgv(pattern: string, searchPath: string, sorted = true): st
 
 /**
  * How grep narrows rg's walk for an `include` glob without overriding ignore or hidden rules (see
- * `search/include.ts`). Both parts only ever leave files out.
+ * `search/include.ts`). Both parts only ever leave files out, except that a file the type selects skips rg's
+ * hidden check (see {@link WalkFilter.fileNameGlob}).
  */
 export interface WalkFilter {
   /**
    * A glob on file names (rg `--type-add` syntax): `--type-add=scoutinclude:<glob> --type=scoutinclude`. rg
-   * applies a file type after its ignore rules, but a file it selects skips the hidden check, so
-   * `--glob=!.*` comes with it and keeps dot-files out as they are without a type.
+   * applies a file type after its ignore rules, but a file it selects also skips the hidden check, so rg may
+   * print a hidden file its walk would skip: `search/include.ts` confirms those. rg never selects a name that
+   * ends with `.` by type (it has no file name for rg), so this is only set for a glob no such name matches.
    */
   readonly fileNameGlob?: string;
   /** Ignore-only `--glob=!…` overrides that keep the walk inside some directories ({@link pruneToDirectory}). */
   readonly pruneGlobs?: readonly string[];
+  /**
+   * Only the files whose names rg calls hidden (a leading `.`), and that its walk still reaches because an
+   * ignore file whitelists them: every other name is left out by `--type-not` (a type rg checks after its
+   * ignore rules and that selects nothing, so the hidden check still applies).
+   */
+  readonly hiddenNamesOnly?: boolean;
 }
 
 /** What one grep-shaped rg run prints. */
@@ -63,7 +71,8 @@ export type GrepOutput =
  *
  * Hidden and ignored files: seed 000 gives glob `--no-ignore --hidden` and grep only `--json`, so grep keeps
  * ripgrep's defaults. It skips hidden files and directories, files ignored by `.gitignore`, `.ignore` and
- * `.rgignore`, and binary files found while walking. A hidden or ignored file or directory passed as the
+ * `.rgignore`, and binary files found while walking. One deliberate difference: outside a git repository
+ * `.gitignore` applies too, as in VS Code's own search ({@link withNoRequireGit}). A hidden or ignored file or directory passed as the
  * search path is still searched, because rg always searches the paths it is given. `includeSkipped` turns the
  * hidden and ignore rules off (`--no-ignore --hidden`, VCS metadata still excluded) to count what they skip;
  * `binary` searches binary files too (`--binary`), to count those; `sortByPath` lists in path order
@@ -83,14 +92,22 @@ export function grepArgv(
   if (options.includeSkipped) argv.push('--no-ignore', '--hidden', ...VCS_EXCLUDES);
   if (options.binary) argv.push('--binary');
   if (options.sortByPath) argv.push('--sort=path');
-  if (filter.fileNameGlob !== undefined) {
-    argv.push(`--type-add=scoutinclude:${filter.fileNameGlob}`, '--type=scoutinclude');
-    if (!options.includeSkipped) argv.push('--glob=!.*');
-  }
+  if (filter.fileNameGlob !== undefined) argv.push(`--type-add=scoutinclude:${filter.fileNameGlob}`, '--type=scoutinclude');
+  if (filter.hiddenNamesOnly) argv.push('--type-add=scoutvisible:[!.]*', '--type-not=scoutvisible');
   if (filter.pruneGlobs) argv.push(...filter.pruneGlobs);
   if (output !== 'files') argv.push(...(namesCarriageReturn(pattern) ? [] : ['--crlf']), `--regexp=${pattern}`);
   argv.push('--', searchPath);
   return argv;
+}
+
+/**
+ * `argv` (a vector of {@link grepArgv}) with `--no-require-git`, for a workdir outside any git repository: rg
+ * then applies `.gitignore` files there as VS Code's search does (alone, rg reads them only inside a
+ * repository). Inside one the flag is left out, because with it rg no longer finds the `info/exclude` of a
+ * linked worktree (whose `.git` is a file).
+ */
+export function withNoRequireGit(argv: readonly string[]): string[] {
+  return argv[0] === '--no-config' ? ['--no-config', '--no-require-git', ...argv.slice(1)] : ['--no-require-git', ...argv];
 }
 
 /**
@@ -127,7 +144,8 @@ export function pruneToDirectory(dirs: readonly string[]): string[] {
     for (let j = 0; j < name.length; j++) {
       const head = escapeGlobLiteral(name.slice(0, j));
       globs.push(`--glob=!${parent}${head}[!${name[j]}]*`);
-      if (j > 0) globs.push(`--glob=!${parent}${head}`);
+      // rg drops a glob's trailing white space: a name cut after a space keeps it as a class.
+      if (j > 0) globs.push(`--glob=!${parent}${head.endsWith(' ') ? `${head.slice(0, -1)}[ ]` : head}`);
     }
     globs.push(`--glob=!${parent}${escapeGlobLiteral(name)}?*`);
     parent += `${escapeGlobLiteral(name)}/`;

@@ -1,3 +1,5 @@
+import { GlobMatcher, type ByteSet, type GlobNode, type MatchGuard } from './globMatcher';
+
 /**
  * ripgrep's glob syntax, as `--glob` reads it, in TypeScript: a parser that accepts and rejects what rg 15
  * does, and a matcher that decides what rg would.
@@ -56,8 +58,11 @@ export interface RipgrepGlob {
    * is one: `src/**\/*.test.ts` → `*.test.ts`. `exact` when it decides alone (the glob has no directory part).
    */
   readonly fileName?: { readonly glob: string; readonly exact: boolean };
-  /** The byte regex rg compiles, over a path's UTF-8 bytes as a latin1 string (see {@link matchesPath}). */
-  readonly regex: RegExp;
+  /**
+   * The automaton of the byte regex rg compiles, over a path's UTF-8 bytes as a latin1 string (see
+   * {@link matchesPath}); its time is linear in the path.
+   */
+  readonly matcher: GlobMatcher;
 }
 
 /**
@@ -68,7 +73,7 @@ export interface RipgrepGlob {
  */
 export function parseRipgrepGlob(glob: string): RipgrepGlob {
   // GitignoreBuilder::add_line
-  let line = glob.endsWith('\\ ') ? glob : glob.trimEnd();
+  let line = glob.endsWith('\\ ') ? glob : trimWhiteSpaceEnd(glob);
   let anchored = false;
   if (line.startsWith('\\!') || line.startsWith('\\#')) {
     line = line.slice(1);
@@ -92,27 +97,28 @@ export function parseRipgrepGlob(glob: string): RipgrepGlob {
 
   const tokens = new Parser(actual).parse();
   const everything = tokens.length === 1 && tokens[0]!.kind === 'recursivePrefix';
-  const regex = new RegExp(`^${everything ? '.*' : toRegex(tokens)}$`, 's');
+  const matcher = new GlobMatcher(everything ? { kind: 'repeat', set: ANY_BYTE } : toNode(tokens));
   return {
     source: glob,
     onlyDirectories,
     matchesEverything: !onlyDirectories && (everything || isRecursiveStar(tokens)),
     literalDirectories: literalDirectories(tokens),
     ...fileNamePart(tokens),
-    regex,
+    matcher,
   };
 }
 
 /**
  * True when `glob` matches the workdir-relative file path `path` (`/`-separated, no `./`), as rg's `--glob`
  * would for a file. `rawBytes` are the name's exact bytes when it is not valid UTF-8 (`path` then holds the
- * lossy text).
+ * lossy text). Time is linear in the path's length (see `globMatcher.ts`); `guard` runs every few thousand
+ * steps and may throw to stop a long match (the call's cancellation or deadline).
  */
-export function matchesPath(glob: RipgrepGlob, path: string, rawBytes?: Buffer): boolean {
+export function matchesPath(glob: RipgrepGlob, path: string, rawBytes?: Buffer, guard?: MatchGuard): boolean {
   if (glob.onlyDirectories) return false;
   if (glob.matchesEverything) return true;
   const bytes = rawBytes ? rawBytes.toString('latin1') : isAscii(path) ? path : Buffer.from(path, 'utf8').toString('latin1');
-  return glob.regex.test(bytes);
+  return glob.matcher.matches(bytes, guard);
 }
 
 /**
@@ -122,6 +128,19 @@ export function matchesPath(glob: RipgrepGlob, path: string, rawBytes?: Buffer):
  */
 export function escapeGlobLiteral(text: string): string {
   return text.replace(/[*?[{}\\,]/g, (c) => `[${c}]`);
+}
+
+/**
+ * Unicode's White_Space characters, which Rust's `str::trim_end` drops (rg trims a glob with it). JavaScript's
+ * `trimEnd` differs: it drops U+FEFF, which is not White_Space, and keeps U+0085, which is.
+ */
+const WHITE_SPACE = /^[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
+
+/** `text` without trailing White_Space, as Rust's `str::trim_end` leaves it. */
+export function trimWhiteSpaceEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && WHITE_SPACE.test(text[end - 1]!)) end--;
+  return text.slice(0, end);
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -292,43 +311,84 @@ function codePoint(c: string): number {
   return c.codePointAt(0)!;
 }
 
-/** globset's `tokens_to_regex` with `literal_separator`, as a JS regex over bytes (latin1 characters). */
-function toRegex(tokens: readonly Token[]): string {
-  let re = '';
+/** Every byte. */
+const ANY_BYTE: ByteSet = new Uint8Array(256).fill(1);
+/** Every byte but `/`. */
+const NOT_SEPARATOR: ByteSet = (() => {
+  const set = new Uint8Array(256).fill(1);
+  set[0x2f] = 0;
+  return set;
+})();
+const SEPARATOR: GlobNode = { kind: 'byte', set: byteSet([0x2f]) };
+const ANY_PATH: GlobNode = { kind: 'repeat', set: ANY_BYTE };
+const EMPTY: GlobNode = { kind: 'sequence', items: [] };
+
+function byteSet(bytes: Iterable<number>): ByteSet {
+  const set = new Uint8Array(256);
+  for (const b of bytes) set[b] = 1;
+  return set;
+}
+
+/**
+ * globset's `tokens_to_regex` with `literal_separator` as a {@link GlobNode} over bytes: `?` is `[^/]`, `*` is
+ * `[^/]*`, `**\/` is `(?:/?|.*\/)`, `/**` is `/.*`, `/**\/` is `(?:/|/.*\/)`, and empty alternation branches
+ * are dropped (as globset does).
+ */
+function toNode(tokens: readonly Token[]): GlobNode {
+  const items: GlobNode[] = [];
   for (const token of tokens) {
     switch (token.kind) {
       case 'literal':
-        re += bytesOf(token.char);
+        for (const b of Buffer.from(token.char, 'utf8')) items.push({ kind: 'byte', set: byteSet([b]) });
         break;
       case 'any':
-        re += '[^/]';
+        items.push({ kind: 'byte', set: NOT_SEPARATOR });
         break;
       case 'star':
-        re += '[^/]*';
+        items.push({ kind: 'repeat', set: NOT_SEPARATOR });
         break;
       case 'recursivePrefix':
-        re += '(?:/?|.*/)';
+        items.push({ kind: 'alternation', branches: [EMPTY, SEPARATOR, { kind: 'sequence', items: [ANY_PATH, SEPARATOR] }] });
         break;
       case 'recursiveSuffix':
-        re += '/.*';
+        items.push(SEPARATOR, ANY_PATH);
         break;
       case 'recursiveZeroOrMore':
-        re += '(?:/|/.*/)';
+        items.push({ kind: 'alternation', branches: [SEPARATOR, { kind: 'sequence', items: [SEPARATOR, ANY_PATH, SEPARATOR] }] });
         break;
       case 'class':
-        re += `[${token.negated ? '^' : ''}${token.ranges.map(([a, b]) => (a === b ? bytesOf(a) : `${bytesOf(a)}-${bytesOf(b)}`)).join('')}]`;
+        items.push({ kind: 'byte', set: classBytes(token) });
         break;
       case 'alternates': {
-        const parts = token.branches.map(toRegex).filter((p) => p !== '');
-        if (parts.length) re += `(?:${parts.join('|')})`;
+        const branches = token.branches.filter((b) => !isEmpty(b)).map(toNode);
+        if (branches.length) items.push({ kind: 'alternation', branches });
         break;
       }
     }
   }
-  return re;
+  return { kind: 'sequence', items };
 }
 
-/** The UTF-8 bytes of one character as regex escapes (`\x2e`), letters and digits as themselves. */
+/** True when tokens match only the empty string by construction (no tokens, or only empty alternations). */
+function isEmpty(tokens: readonly Token[]): boolean {
+  return tokens.every((t) => t.kind === 'alternates' && t.branches.every(isEmpty));
+}
+
+/**
+ * The bytes a class matches as rg's byte regex reads it: each endpoint stands for its UTF-8 bytes, so a
+ * non-ASCII character adds each of its bytes (`[é]` is `[\xc3\xa9]`) and a range runs from the last byte of
+ * its start to the first byte of its end. Worked out once by testing the one-class regex on every byte (a
+ * single class cannot backtrack).
+ */
+function classBytes(token: Extract<Token, { kind: 'class' }>): ByteSet {
+  const body = token.ranges.map(([a, b]) => (a === b ? bytesOf(a) : `${bytesOf(a)}-${bytesOf(b)}`)).join('');
+  const one = new RegExp(`^[${token.negated ? '^' : ''}${body}]$`, 's');
+  const set = new Uint8Array(256);
+  for (let b = 0; b < 256; b++) if (one.test(String.fromCharCode(b))) set[b] = 1;
+  return set;
+}
+
+/** The UTF-8 bytes of one character as regex class escapes (`\x2e`), letters and digits as themselves. */
 function bytesOf(c: string): string {
   if (/^[A-Za-z0-9]$/.test(c)) return c;
   let out = '';
@@ -382,10 +442,31 @@ function fileNamePart(tokens: readonly Token[]): Pick<RipgrepGlob, 'fileName'> {
     else if (kind === 'recursiveSuffix') return {};
   }
   const name = tokens.slice(cut + 1);
-  if (name.length === 0 || name.every((t) => t.kind === 'star') || name.some(crossesSegments)) return {};
+  if (name.length === 0 || name.every((t) => t.kind === 'star') || name.some(crossesSegments) || mayEndWithDot(name)) return {};
   const glob = toGlobText(name);
   if (glob === undefined || glob.includes(':')) return {};
   return { fileName: { glob, exact: cut === 0 && tokens[0]!.kind === 'recursivePrefix' } };
+}
+
+/**
+ * True unless the tokens surely match no name ending with `.`. rg never selects such a name by file type (its
+ * file name is undefined for rg, as for `..`), so a type could not stand for a glob that matches one.
+ */
+function mayEndWithDot(tokens: readonly Token[]): boolean {
+  const last = tokens[tokens.length - 1];
+  if (last === undefined) return true;
+  switch (last.kind) {
+    case 'literal':
+      return last.char === '.';
+    case 'class':
+      return classBytes(last)[0x2e] === 1;
+    case 'alternates': {
+      const branches = last.branches.filter((b) => !isEmpty(b));
+      return branches.length === 0 || branches.some(mayEndWithDot);
+    }
+    default:
+      return true;
+  }
 }
 
 /**

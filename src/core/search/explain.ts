@@ -7,7 +7,7 @@ import { RecordSplitter } from '../ripgrep/records';
 import { countOf } from '../spill';
 import type { ToolEnv } from '../tool';
 import { folderSpellings, type ResolvedTarget } from '../workspace/folders';
-import type { IncludeFilter } from './include';
+import { keepsWalked, pathKey, walkedHiddenArgv, type IncludeFilter } from './include';
 import { outputPrefixLength, runSearch } from './target';
 
 /**
@@ -63,7 +63,7 @@ export async function explainEmptyGrep(call: EmptyGrep, env: ToolEnv, budget: Ex
   if (target.kind === 'file') return [];
   const counter = new Counter('grep', env, target, budget);
   const walk = include?.filter.walk ?? {};
-  const keeps = include?.filter.keeps ?? (() => true);
+  const keeps = include ? await includeKeeps(include.filter, counter, target) : () => true;
   const notes: string[] = [];
   const under = target.relPath === '.' ? 'the workspace folder' : quoteValue(target.relPath);
 
@@ -78,7 +78,8 @@ export async function explainEmptyGrep(call: EmptyGrep, env: ToolEnv, budget: Ex
     }
   }
 
-  const skipped = await listSkipped(call.pattern, target, walk, keeps, counter);
+  // With hidden and ignore rules off, the glob alone decides.
+  const skipped = await listSkipped(call.pattern, target, walk, include?.filter.matches ?? (() => true), counter);
   if (skipped.files.length > 0) {
     const reach = await reachSkipped(skipped.files, target, counter, (dir) =>
       counter.paths(grepArgv(call.pattern, dir, walk, { output: 'files-with-matches', sortByPath: true }), dir, keeps),
@@ -110,6 +111,13 @@ export async function explainEmptyGrep(call: EmptyGrep, env: ToolEnv, budget: Ex
   }
   if (counter.cut && notes.length) notes.push(`[These counts stopped at Scout's limits (${counter.limits()}), so there may be more.]`);
   return notes;
+}
+
+/** `filter.keeps`, accepting the hidden names rg's walk reaches (see `walkedHiddenArgv`) when the filter needs it. */
+async function includeKeeps(filter: IncludeFilter, counter: Counter, target: ResolvedTarget): Promise<(path: string, rawBytes?: Buffer) => boolean> {
+  if (!filter.admitsHidden) return filter.keeps;
+  const hidden = await counter.paths(walkedHiddenArgv(filter, target.relPath), target.relPath, () => true);
+  return keepsWalked(filter, new Set(hidden.paths.map((p) => pathKey(p.path, p.base64 === undefined ? undefined : Buffer.from(p.base64, 'base64')))));
 }
 
 /**

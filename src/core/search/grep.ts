@@ -6,12 +6,13 @@ import { quoteValue } from '../errors';
 import { grepArgv } from '../ripgrep/argv';
 import { interpretExit, type RipgrepOutcome } from '../ripgrep/exit';
 import { RgJsonReader, type RgData, type RgSubmatch } from '../ripgrep/jsonStream';
+import { PathListReader } from '../ripgrep/pathList';
 import { countOf, saveCompleteResult } from '../spill';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../tool';
 import type { ResolvedTarget } from '../workspace/folders';
 import { includeSchema, pathSchema, patternSchema } from './arguments';
 import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGrep, type ExplainBudget } from './explain';
-import { includeFilter, type IncludeFilter } from './include';
+import { callGuard, includeFilter, isHiddenForRipgrep, pathKey, walkedHiddenArgv, type IncludeFilter } from './include';
 import { rawOutputCutNote } from './overflow';
 import { count, displayNonUtf8Path, displayPath, joinPieces, layoutEmpty, layoutPieces, NO_MATCHES } from './page';
 import { readingNotes, resolveSearchCall, type ReadGlob } from './patterns';
@@ -181,15 +182,35 @@ interface Search {
  */
 async function searchMatches(args: GrepArgs, target: ResolvedTarget, glob: ReadGlob | undefined, env: ToolEnv): Promise<Search> {
   // rg searches a file given as its path whatever the globs say, so include applies to directories only.
-  const include = glob && target.kind === 'directory' ? includeFilter(glob.parsed) : undefined;
-  const groups = collectMatches(outputPrefixLength(target.relPath), env.config.search.grepMaxLineBytes, include?.exact === false ? include.keeps : undefined);
+  const include = glob && target.kind === 'directory' ? includeFilter(glob.parsed, callGuard(env.signal, env.config.search.timeoutMs)) : undefined;
+  // Hidden names the file type let through are kept for now and confirmed below.
+  const groups = collectMatches(outputPrefixLength(target.relPath), env.config.search.grepMaxLineBytes, include?.exact === false ? include.matches : undefined);
   const reader = new RgJsonReader(groups.add);
   const exit = await runSearch('grep', grepArgv(args.pattern, target.relPath, include?.walk), target, env, (chunk) => reader.push(chunk));
   // A cut output ends inside a message, which is dropped with the rest.
   if (!exit.stdoutCut) reader.end();
   const outcome = interpretExit(exit, { regex: { name: 'pattern', value: args.pattern }, ...(args.include === undefined ? {} : { glob: { name: 'include', value: args.include } }) });
   if (outcome.warnings.length) env.log.warn(`grep: ripgrep said: ${outcome.warnings.join('\n')}`);
-  return { files: groups.sorted(), outcome, cut: exit.stdoutCut === true, ...(include ? { include } : {}) };
+  let files = groups.sorted();
+  if (include?.admitsHidden && files.some((f) => isHiddenForRipgrep(f.path))) {
+    const walked = await walkedHidden(include, target, env);
+    files = files.filter((f) => !isHiddenForRipgrep(f.path) || walked.has(pathKey(f.path, f.pathBase64 === '' ? undefined : Buffer.from(f.pathBase64, 'base64'))));
+  }
+  return { files, outcome, cut: exit.stdoutCut === true, ...(include ? { include } : {}) };
+}
+
+/**
+ * The keys ({@link pathKey}) of the hidden-named files rg's walk under the target reaches without include
+ * (whitelisted by an ignore file), from one `rg --files` run.
+ *
+ * @throws ToolError as `runSearch`.
+ */
+async function walkedHidden(include: IncludeFilter, target: ResolvedTarget, env: ToolEnv): Promise<Set<string>> {
+  const reader = new PathListReader(outputPrefixLength(target.relPath));
+  const exit = await runSearch('grep', walkedHiddenArgv(include, target.relPath), target, env, (chunk) => reader.push(chunk));
+  const list = reader.end(exit.stdoutCut === true);
+  const raw = new Map(list.nonUtf8Paths.map((p) => [p.index, Buffer.from(p.base64, 'base64')]));
+  return new Set(list.paths.map((p, i) => pathKey(p, raw.get(i))));
 }
 
 /**

@@ -1,7 +1,8 @@
 import { constants as fsConstants, promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { jsonQuote } from '../controlCharacters';
 import { quoteValue, ToolError } from '../errors';
-import { VCS_DIRECTORIES } from '../ripgrep/argv';
+import { withNoRequireGit, VCS_DIRECTORIES } from '../ripgrep/argv';
 import { runRipgrep, type RipgrepExit } from '../ripgrep/process';
 import type { ToolEnv } from '../tool';
 import { MissingPathError, resolveTarget, type ResolvedTarget } from '../workspace/folders';
@@ -116,7 +117,7 @@ export function outputPrefixLength(searchPath: string): number {
  * @throws ToolError SEARCH_ABORTED | SEARCH_FAILED (see `runRipgrep`; for a workspace folder this user cannot
  *   read, an error that says so)
  */
-export function runSearch(
+export async function runSearch(
   tool: 'glob' | 'grep',
   argv: readonly string[],
   target: ResolvedTarget,
@@ -125,10 +126,11 @@ export function runSearch(
   timeoutMs = env.config.search.timeoutMs,
 ): Promise<RipgrepExit> {
   const config = env.config.search;
-  env.log.trace(`${tool}: ${env.ripgrepPath} ${JSON.stringify(argv)} in ${target.workdir}`);
+  const args = tool === 'grep' && !argv.includes('--no-ignore') && (await outsideGitRepository(target.workdir)) ? withNoRequireGit(argv) : argv;
+  env.log.trace(`${tool}: ${env.ripgrepPath} ${JSON.stringify(args)} in ${target.workdir}`);
   return runRipgrep({
     rgPath: env.ripgrepPath,
-    args: argv,
+    args,
     cwd: target.workdir,
     signal: env.signal,
     timeoutMs,
@@ -140,6 +142,19 @@ export function runSearch(
   }).catch(async (e: unknown) => {
     throw (e instanceof ToolError && e.code === 'SEARCH_FAILED' && (await unreadableFolder(target.workdir))) || e;
   });
+}
+
+/**
+ * True when neither `dir` nor any folder above it holds a `.git` (a folder, or the file of a linked worktree
+ * or submodule): rg's own test for being inside a git repository.
+ */
+export async function outsideGitRepository(dir: string): Promise<boolean> {
+  for (let at = dir; ; ) {
+    if (await fs.stat(path.join(at, '.git')).then(() => true, () => false)) return false;
+    const parent = path.dirname(at);
+    if (parent === at) return true;
+    at = parent;
+  }
 }
 
 /**

@@ -76,7 +76,7 @@ export async function openFullResult(run: ToolRun): Promise<void> {
  */
 function goneReason(run: ToolRun): string {
   return run.spillTitle === undefined
-    ? `The complete result of this call is no longer kept: Scout keeps the ${MAX_SPILL_DOCUMENTS} newest (see "Over-cap results" in Scout's README).`
+    ? `The complete result of this call is no longer kept: Scout keeps the ${MAX_SPILL_DOCUMENTS} newest (see "Complete results" in Scout's docs/results.md).`
     : "The complete result of this call was closed without saving (Don't Save), or its window closed without hot exit keeping it.";
 }
 

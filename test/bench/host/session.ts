@@ -118,7 +118,7 @@ async function packBenchExtension(out: string): Promise<string> {
     external: ['vscode'],
     logLevel: 'warning',
   });
-  await promisify(execFile)('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { cwd: root, maxBuffer: 16 << 20 }).catch(
+  await promisify(execFile)('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--skip-license', '--out', out], { cwd: root, maxBuffer: 16 << 20 }).catch(
     (e: { stdout?: string; stderr?: string }) => {
       throw new Error(`packing the bench extension failed:\n${e.stdout}\n${e.stderr}`);
     },

@@ -43,7 +43,7 @@ import { hostileResponse, HOSTILE_RESPONSE_KINDS } from './hostileServer';
 const RUNS = Number(process.env.SCOUT_FC_RUNS ?? 500);
 const SEED = process.env.SCOUT_FC_SEED === undefined ? undefined : Number(process.env.SCOUT_FC_SEED);
 
-/** What the property runs of one tool saw, printed after the suite (the README's reliability figures). */
+/** What the property runs of one tool saw, printed after the suite (the figures in docs/reliability.md). */
 interface ToolStats {
   tried: number;
   failed: number;
@@ -54,7 +54,7 @@ interface ToolStats {
 }
 
 /** Scout's fixed rg options (argv.ts); any other option must carry a value after `=` ({@link VALUE_OPTIONS}). */
-const FIXED_RG_OPTIONS = new Set(['--no-config', '--files', '--files-with-matches', '--null', '--json', '--sort=modified', '--sort=path', '--crlf', '--binary', '--no-ignore', '--hidden', '--type=scoutinclude', '--glob=!.*', ...VCS_DIRECTORIES.map((d) => `--glob=!${d}`)]);
+const FIXED_RG_OPTIONS = new Set(['--no-config', '--files', '--files-with-matches', '--null', '--json', '--sort=modified', '--sort=path', '--crlf', '--binary', '--no-ignore', '--hidden', '--type=scoutinclude', '--no-require-git', '--type-add=scoutvisible:[!.]*', '--type-not=scoutvisible', ...VCS_DIRECTORIES.map((d) => `--glob=!${d}`)]);
 /** The options that carry a value taken from or derived from a model argument. */
 const VALUE_OPTIONS = ['--regexp=', '--glob=', '--type-add=scoutinclude:'];
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();

@@ -173,11 +173,11 @@ describe('attack: symlink and race escapes', function () {
           }
         }
       }
-      console.log(`      race: ${JSON.stringify(seen)}; glob/grep read through the swapped symlink ${leaks} times (known limit, see README)`);
+      console.log(`      race: ${JSON.stringify(seen)}; glob/grep read through the swapped symlink ${leaks} times (known limit, see docs/reliability.md)`);
     });
 
     // rg opens the path it is given itself, after Scout validated it; closing that window needs rg to search
-    // from a descriptor Scout opened, which it cannot. README "Reliability" describes the limit.
+    // from a descriptor Scout opened, which it cannot. docs/reliability.md describes the limit.
     it('glob and grep never follow a directory swapped for a symlink between validation and rg opening it (known limit)');
   });
 });

@@ -80,12 +80,16 @@ describe('package.json (the extension manifest)', () => {
     assert.equal(manifest.capabilities.virtualWorkspaces.supported, false);
   });
 
-  it('packs only dist bundles, media, package.json, README.md and LICENSE into the VSIX', () => {
+  it('packs only dist bundles, the panel media, package.json, README.md and LICENSE into the VSIX', () => {
     const files = execFileSync(path.join(root, 'node_modules/.bin/vsce'), ['ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' })
       .split('\n')
       .filter((f) => f !== '');
     assert.ok(files.includes('dist/extension.js') && files.includes('LICENSE') && files.includes('README.md'), files.join(', '));
     const stray = files.filter((f) => !/^(dist\/[\w.-]+\.js|media\/.+|package\.json|README\.md|LICENSE)$/.test(f) || f === 'dist/cli.js');
     assert.deepEqual(stray, []);
+    // The README's screenshots and docs/ stay out of the package (size), so its relative links must not be
+    // rewritten to a repository URL that does not exist: vsce would refuse to package them otherwise.
+    assert.deepEqual(files.filter((f) => f.endsWith('.png') || f.startsWith('docs/')), []);
+    assert.match(manifest.scripts.package, /--no-rewrite-relative-links/);
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { globArgv, grepArgv, pruneToDirectory, VCS_DIRECTORIES } from '../../../src/core/ripgrep/argv';
+import { globArgv, grepArgv, pruneToDirectory, VCS_DIRECTORIES, withNoRequireGit } from '../../../src/core/ripgrep/argv';
 import { RG_PATH } from '../../helpers/searchEnv';
 import { makeTree, removeTree } from '../../helpers/tree';
 
@@ -55,9 +55,10 @@ describe('ripgrep argv', () => {
       });
     }
 
-    it('selects files by name with a type and keeps dot-files out, never with a whitelisting --glob', () => {
+    it('selects files by name with a type, never with a whitelisting --glob (a --glob=!.* would also drop whitelisted hidden folders)', () => {
       const argv = grepArgv('TODO', '.', { fileNameGlob: '*.{ts,tsx}', pruneGlobs: pruneToDirectory(['src']) });
-      assert.deepEqual(argv.slice(0, 5), ['--no-config', '--json', '--type-add=scoutinclude:*.{ts,tsx}', '--type=scoutinclude', '--glob=!.*']);
+      assert.deepEqual(argv.slice(0, 4), ['--no-config', '--json', '--type-add=scoutinclude:*.{ts,tsx}', '--type=scoutinclude']);
+      assert.ok(!argv.includes('--glob=!.*'));
       assert.deepEqual(argv.filter((a) => a.startsWith('--glob=') && !a.startsWith('--glob=!')), [], 'every --glob is an exclusion');
       assertNoModelFlag(argv, ['TODO', '.']);
     });
@@ -67,6 +68,14 @@ describe('ripgrep argv', () => {
         '--no-config', '--files-with-matches', '--null', '--no-ignore', '--hidden', ...VCS_EXCLUDES, '--type-add=scoutinclude:*.ts', '--type=scoutinclude', '--crlf', '--regexp=x', '--', '.',
       ]);
       assert.deepEqual(grepArgv('x', 'src', {}, { output: 'files' }), ['--no-config', '--files', '--null', '--', 'src']);
+    });
+
+    it('adds --no-require-git after --no-config, for a workdir outside any git repository', () => {
+      assert.deepEqual(withNoRequireGit(grepArgv('x', '.')), ['--no-config', '--no-require-git', '--json', '--crlf', '--regexp=x', '--', '.']);
+    });
+
+    it('lists only the hidden names the walk reaches with a type that selects nothing', () => {
+      assert.deepEqual(grepArgv('', '.', { hiddenNamesOnly: true }, { output: 'files' }), ['--no-config', '--files', '--null', '--type-add=scoutvisible:[!.]*', '--type-not=scoutvisible', '--', '.']);
     });
   });
 
@@ -94,6 +103,10 @@ describe('ripgrep argv', () => {
         'src/lib2/g': 'x',
         'a b/c d/e': 'x',
         'ignored/inner/f': 'x',
+        'docs/ notes/n.md': 'x',
+        'docs/notes/m.md': 'x',
+        'docs/end /e.md': 'x',
+        'docs/end/e.md': 'x',
         '.ignore': 'ignored/\n',
       });
       try {
@@ -106,6 +119,9 @@ describe('ripgrep argv', () => {
         assert.deepEqual(list(['[id]']), ['[id]/f']);
         assert.deepEqual(list(['a b', 'c d']), ['a b/c d/e']);
         assert.deepEqual(list(['ignored']), [], 'an ignored directory stays ignored');
+        // rg trims a glob's trailing white space: "!/docs/ " would read as "!/docs/" and prune all of docs.
+        assert.deepEqual(list(['docs', ' notes']), ['docs/ notes/n.md']);
+        assert.deepEqual(list(['docs', 'end ']), ['docs/end /e.md']);
       } finally {
         removeTree(root);
       }

@@ -1,0 +1,145 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { isToolError } from '../../../src/core/errors';
+import { matchesPath, parseRipgrepGlob, trimWhiteSpaceEnd } from '../../../src/core/ripgrep/globs';
+import { grepTool, type GrepValue } from '../../../src/core/search/grep';
+import { callGuard } from '../../../src/core/search/include';
+import type { ToolOutput } from '../../../src/core/tool';
+import { folder, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
+import { makeTree, removeTree } from '../../helpers/tree';
+
+function grep(input: unknown, options: SearchEnvOptions): Promise<ToolOutput<GrepValue>> {
+  const env = searchEnv(options);
+  return grepTool.run(grepTool.parse(input, env.config), env);
+}
+
+const files = (out: ToolOutput<GrepValue>) => [...new Set(out.value.matches.map((m) => m.path))].sort();
+
+/** `x*a*a*…*a/*.txt` with `stars` stars; against `x` + 40 `a` + `b` a backtracking regex tries every split of the `a`s. */
+const starGlob = (stars: number) => `x${'*a'.repeat(stars)}/*.txt`;
+const FORTY_A = `x${'a'.repeat(40)}b`;
+
+describe('grep include', function () {
+  this.timeout(60_000);
+
+  describe('the glob matcher runs in time linear in the path', () => {
+    it('answers 16 stars against a folder named x + 40 a + b at once (hours with a backtracking RegExp)', async () => {
+      const started = Date.now();
+      const glob = parseRipgrepGlob(starGlob(16));
+      assert.equal(matchesPath(glob, `${FORTY_A}/f.txt`), false);
+      assert.equal(matchesPath(glob, `x${'a'.repeat(40)}/f.txt`), true);
+      const root = makeTree({ [`${FORTY_A}/f.txt`]: 'needle\n', [`x${'a'.repeat(20)}/g.txt`]: 'needle\n' });
+      try {
+        const out = await grep({ pattern: 'needle', include: starGlob(16) }, { folders: [folder(root)] });
+        assert.deepEqual(files(out), [`x${'a'.repeat(20)}/g.txt`]);
+      } finally {
+        removeTree(root);
+      }
+      // The one bound on time in the suite, generous: what took hours must take well under a few seconds.
+      assert.ok(Date.now() - started < 5000, `${Date.now() - started} ms`);
+    });
+
+    it('stops a long match when the call is cancelled or past its deadline (the guard runs inside the loop)', () => {
+      const glob = parseRipgrepGlob(`**/${'*a'.repeat(200)}*.txt`);
+      const longPath = `${'a/'.repeat(2000)}${'ab'.repeat(500)}.txt`;
+      const cancelled = new AbortController();
+      cancelled.abort();
+      assert.throws(() => matchesPath(glob, longPath, undefined, callGuard(cancelled.signal, 30_000)), (e: unknown) => isToolError(e) && e.code === 'SEARCH_ABORTED' && /cancelled/.test(e.message));
+      let clock = 0;
+      const guard = callGuard(new AbortController().signal, 1000, () => clock);
+      clock = 1001;
+      assert.throws(() => matchesPath(glob, longPath, undefined, guard), (e: unknown) => isToolError(e) && e.code === 'SEARCH_ABORTED' && /within 1000 ms/.test(e.message));
+      clock = 0;
+      assert.equal(typeof matchesPath(glob, longPath, undefined, callGuard(new AbortController().signal, 1000, () => clock)), 'boolean');
+    });
+
+    it('ends a grep call cancelled while its include is being matched, with SEARCH_ABORTED', async () => {
+      const long = 'ab'.repeat(100);
+      const root = makeTree(Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`d${i}/${long}${i}.txt`, 'needle\n'])));
+      try {
+        // The signal reads as aborted from the moment rg's output is being filtered: the two checks before rg
+        // starts see it live, every later read (the match guard's) sees the cancel.
+        let reads = 0;
+        let armed = false;
+        const signal = new AbortController().signal;
+        Object.defineProperty(signal, 'aborted', { get: () => armed && ++reads > 2 });
+        const env = searchEnv({ folders: [folder(root)], signal });
+        env.log.trace = (m) => {
+          if (m.startsWith('grep: ')) armed = true;
+        };
+        const args = grepTool.parse({ pattern: 'needle', include: `d*/${'*a'.repeat(30)}*.txt` }, env.config);
+        await assert.rejects(grepTool.run(args, env), (e: unknown) => isToolError(e) && e.code === 'SEARCH_ABORTED' && /cancelled/.test(e.message));
+      } finally {
+        removeTree(root);
+      }
+    });
+  });
+
+  describe('include only narrows: exactly the files grep searches without it, filtered by the glob', () => {
+    let root: string;
+    before(() => {
+      root = makeTree({
+        '.ignore': '!/.github/\n!.eslintrc.yml\n',
+        '.github/workflows/ci.yml': 'runs-on: ubuntu\n',
+        '.github/workflows/release.yml': 'runs-on: macos\n',
+        '.eslintrc.yml': 'runs-on: lint\n',
+        '.hidden.yml': 'runs-on: hidden\n',
+        'src/.h.yml': 'runs-on: hidden too\n',
+        'a.yml': 'runs-on: top\n',
+        '.x.': 'runs-on: dot both ends\n',
+        'notes.': 'runs-on: dot at the end\n',
+        'docs/ notes/n.md': 'runs-on: space first\n',
+        'docs/end /e.md': 'runs-on: space last\n',
+        'docs/other.md': 'runs-on: other\n',
+      });
+    });
+    after(() => removeTree(root));
+
+    it('keeps a hidden folder and a hidden file an .ignore whitelists, and leaves other hidden files out', async () => {
+      const all = files(await grep({ pattern: 'runs-on' }, { folders: [folder(root)] }));
+      assert.ok(all.includes('.github/workflows/ci.yml') && all.includes('.eslintrc.yml') && !all.includes('.hidden.yml'), all.join());
+      const yml = files(await grep({ pattern: 'runs-on', include: '*.yml' }, { folders: [folder(root)] }));
+      assert.deepEqual(yml, ['.eslintrc.yml', '.github/workflows/ci.yml', '.github/workflows/release.yml', 'a.yml']);
+      assert.deepEqual(files(await grep({ pattern: 'runs-on', include: '.github/**/*.yml' }, { folders: [folder(root)] })), ['.github/workflows/ci.yml', '.github/workflows/release.yml']);
+    });
+
+    it('still names a skipped hidden file that matches, when nothing else does', async () => {
+      const out = await grep({ pattern: 'runs-on: hidden$', include: '*.yml' }, { folders: [folder(root)] });
+      assert.deepEqual(out.value.matches, []);
+      assert.match(out.text, /\[1 file that grep skipped \(hidden, or ignored by [^)]*\) has matching lines\. .*"\.hidden\.yml"/);
+      assert.match(out.text, /grep searched 4 files under the workspace folder matching include "\*\.yml"/);
+    });
+
+    it('finds names ending with "." and names that start and end with it (not hidden for rg)', async () => {
+      assert.deepEqual(files(await grep({ pattern: 'runs-on', include: '*.' }, { folders: [folder(root)] })), ['.x.', 'notes.']);
+      assert.deepEqual(files(await grep({ pattern: 'runs-on', include: '.*' }, { folders: [folder(root)] })), ['.eslintrc.yml', '.x.']);
+    });
+
+    it('walks into a nested folder whose name starts or ends with a space', async () => {
+      assert.deepEqual(files(await grep({ pattern: 'runs-on', include: 'docs/ notes/*.md' }, { folders: [folder(root)] })), ['docs/ notes/n.md']);
+      assert.deepEqual(files(await grep({ pattern: 'runs-on', include: 'docs/end /*.md' }, { folders: [folder(root)] })), ['docs/end /e.md']);
+    });
+
+    it('trims a glob as rg does: U+0085 is white space, U+FEFF is not', () => {
+      assert.equal(trimWhiteSpaceEnd('*.md\u0085'), '*.md');
+      assert.equal(trimWhiteSpaceEnd('*.md\uFEFF'), '*.md\uFEFF');
+      assert.equal(matchesPath(parseRipgrepGlob('*.md\u0085'), 'a.md'), true);
+      assert.equal(matchesPath(parseRipgrepGlob('*.md\uFEFF'), 'a.md'), false);
+      assert.equal(matchesPath(parseRipgrepGlob('*.md\uFEFF'), 'a.md\uFEFF'), true);
+    });
+  });
+
+  describe('.gitignore outside a git repository', () => {
+    it('applies, as in VS Code search: grep skips a .gitignored dist/ in a folder that is not a git repository', async () => {
+      const root = makeTree({ '.gitignore': 'dist/\n', 'dist/bundle.js': 'needle\n', 'src/a.js': 'needle\n' });
+      try {
+        assert.throws(() => execFileSync('git', ['rev-parse', '--git-dir'], { cwd: root, stdio: 'pipe' }), 'the folder is not inside a git repository');
+        assert.deepEqual(files(await grep({ pattern: 'needle' }, { folders: [folder(root)] })), ['src/a.js']);
+        assert.deepEqual(files(await grep({ pattern: 'needle', include: '*.js' }, { folders: [folder(root)] })), ['src/a.js']);
+        assert.deepEqual(files(await grep({ pattern: 'needle', path: 'dist' }, { folders: [folder(root)] })), ['dist/bundle.js'], 'named as path, it is searched');
+      } finally {
+        removeTree(root);
+      }
+    });
+  });
+});
