@@ -251,9 +251,15 @@ async function walkedHidden(include: IncludeFilter, target: ResolvedTarget, env:
  * name that is not UTF-8 keeps its exact bytes, so two such names that decode to the same lossy text stay apart.
  * `keeps`, when given, decides once per file whether its matches are kept. A file's lines of the result are
  * formatted (previews cut at `maxLineBytes`) when rg moves on to another file.
+ *
+ * The kept files are also sorted by path while rg runs, {@link SORTED_RUN} at a time: the final sort then only
+ * merges these runs (Array#sort finds them), which is about a third of the work that remains once rg has exited.
  */
 function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: string, rawBytes?: Buffer) => boolean) {
-  const groups: FileGroup[] = [];
+  /** Runs of kept files, each sorted by path, in rg's order. */
+  const runs: FileGroup[][] = [];
+  /** The kept files since the last run was sorted, in rg's order. */
+  let run: FileGroup[] = [];
   let lastPath: RgData | undefined;
   let last: FileGroup | undefined;
   let keptFiles = 0;
@@ -269,7 +275,13 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
       const text = bytes.toString('utf8');
       group = new FileGroup(text, bytes.toString('base64'), keeps === undefined || keeps(text, bytes));
     }
-    groups.push(group);
+    if (group.kept) {
+      run.push(group);
+      if (run.length === SORTED_RUN) {
+        runs.push(sortByPath(run));
+        run = [];
+      }
+    }
     return group;
   };
   const finish = (group: FileGroup): void => {
@@ -308,7 +320,8 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
      */
     sorted: (): FileGroup[] => {
       if (last) finish(last);
-      const sorted = sortByPath(groups.filter((g) => g.kept));
+      // A stable sort of runs in rg's order keeps equal paths (one file printed in two parts) in rg's order.
+      const sorted = sortByPath(concatAll([...runs, run]));
       const files: FileGroup[] = [];
       for (const group of sorted) {
         const previous = files[files.length - 1];
@@ -321,6 +334,9 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
     },
   };
 }
+
+/** Kept files sorted together while rg runs (see `collectMatches`); beyond about 1,000 the final merge gains little. */
+const SORTED_RUN = 1024;
 
 /**
  * `files` sorted by path in UTF-16 code unit order (the order of `<`); files with equal paths (names that are

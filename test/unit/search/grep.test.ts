@@ -26,6 +26,30 @@ async function grepError(input: unknown, options: SearchEnvOptions): Promise<{ c
 
 const files = (out: ToolOutput<GrepValue>) => [...new Set(out.value.matches.map((m) => m.path))];
 
+/**
+ * Writes `bin/rg-split`, which runs the real rg and then prints the match holding "needle 3" after every other
+ * message, so that file's matches come in two parts; returns its path.
+ */
+function writeSplittingRg(bin: string): string {
+  const wrapper = path.join(bin, 'rg-split');
+  writeFileSync(
+    wrapper,
+    [
+      `#!${process.execPath}`,
+      "const { spawnSync } = require('node:child_process');",
+      `const r = spawnSync(${JSON.stringify(RG_PATH)}, process.argv.slice(2), { encoding: 'utf8', maxBuffer: 1 << 26 });`,
+      "const lines = r.stdout.split('\\n').filter(Boolean);",
+      "const i = lines.findIndex((l) => l.includes('needle 3'));",
+      'const moved = lines.splice(i, 1);',
+      "process.stdout.write([...lines, ...moved].join('\\n') + '\\n');",
+      // exitCode, not exit(): a large write to a pipe finishes after the call returns.
+      'process.exitCode = r.status ?? 2;',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  return wrapper;
+}
+
 describe('grep tool', () => {
   let root: string;
   let outside: string;
@@ -132,26 +156,31 @@ describe('grep tool', () => {
   it('joins one file\'s matches that come in two parts (rg never prints them so; a wrapper around it does)', async () => {
     const dir = makeTree({ 'a.txt': 'needle 1\nneedle 2\nneedle 3\n', 'b.txt': 'needle b\n' });
     const bin = makeTree({});
-    const wrapper = path.join(bin, 'rg-split');
-    // Runs the real rg, then prints a.txt's last match after b.txt's messages.
-    writeFileSync(
-      wrapper,
-      [
-        `#!${process.execPath}`,
-        "const { spawnSync } = require('node:child_process');",
-        `const r = spawnSync(${JSON.stringify(RG_PATH)}, process.argv.slice(2), { encoding: 'utf8', maxBuffer: 1 << 26 });`,
-        "const lines = r.stdout.split('\\n').filter(Boolean);",
-        "const i = lines.findIndex((l) => l.includes('needle 3'));",
-        "const moved = lines.splice(i, 1);",
-        "process.stdout.write([...lines, ...moved].join('\\n') + '\\n');",
-        'process.exit(r.status ?? 2);',
-      ].join('\n'),
-      { mode: 0o755 },
-    );
+    const wrapper = writeSplittingRg(bin);
     try {
       const out = await grep({ pattern: 'needle' }, { folders: [folder(dir)], ripgrepPath: wrapper });
       assert.equal(out.text, ['a.txt', 'Line 1: needle 1', 'Line 2: needle 2', 'Line 3: needle 3', '', 'b.txt', 'Line 1: needle b', '', `Paths are relative to ${dir}.`].join('\n'));
       assert.deepEqual(out.summary, { matches: 4, files: 2, truncated: false });
+    } finally {
+      removeTree(dir);
+      removeTree(bin);
+    }
+  });
+
+  it('lists more than a thousand files in path order, and joins a file printed in two parts far apart (the files are sorted in runs while rg runs)', async () => {
+    // 2,100 files in an order that is not their paths' order, beyond two runs of sorted files; a.txt's last
+    // match comes after every other file's.
+    const names = Array.from({ length: 2100 }, (_, i) => `f/${String((i * 7919) % 2100).padStart(4, '0')}.txt`);
+    const dir = makeTree({ 'a.txt': 'needle 1\nneedle 2\nneedle 3\n', ...Object.fromEntries(names.map((n) => [n, 'needle\n'])) });
+    const bin = makeTree({});
+    const wrapper = writeSplittingRg(bin);
+    try {
+      const out = await grep({ pattern: 'needle' }, { folders: [folder(dir)], ripgrepPath: wrapper, search: { grepMaxMatches: 5000 } });
+      const listed = files(out);
+      assert.deepEqual(listed, ['a.txt', ...[...names].sort()]);
+      assert.deepEqual(out.value.matches.slice(0, 3).map((m) => m.line), ['needle 1', 'needle 2', 'needle 3']);
+      assert.ok(out.text.startsWith('a.txt\nLine 1: needle 1\nLine 2: needle 2\nLine 3: needle 3\n\nf/0000.txt\nLine 1: needle\n\nf/0001.txt\n'));
+      assert.deepEqual(out.summary, { matches: 2103, files: 2101, truncated: false });
     } finally {
       removeTree(dir);
       removeTree(bin);
