@@ -60,7 +60,7 @@ export function ripgrepLocator(rgPath: string | undefined, log: Logger): () => s
 
 /**
  * A web search API key outside VS Code: the secret `scout.webSearch.<provider>.apiKey` is read from the
- * environment variable `SCOUT_<PROVIDER>_API_KEY` (issue 5); undefined for any other name or an empty variable.
+ * environment variable `SCOUT_<PROVIDER>_API_KEY`; undefined for any other name or an empty variable.
  */
 export function environmentSecret(name: string, env: NodeJS.ProcessEnv): string | undefined {
   const provider = KEYED_WEB_SEARCH_PROVIDERS.find((p) => webSearchSecretName(p) === name);
@@ -75,7 +75,7 @@ const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Saves a complete over-cap result as a new file `scout-spill-<tool>-<ms>-<pid>-<n>.txt` (mode 600) under `dir`, the
- * OS temp folder by default (issue 2: the CLI's spill), and returns its absolute path. First deletes this
+ * OS temp folder by default (the CLI's spill), and returns its absolute path. First deletes this
  * user's own spill files there last modified more than {@link SPILL_MAX_AGE_MS} ago (regular files only, never
  * a symlink; failures are ignored). The text is written piece by piece as it is made ({@link writeText}), so
  * it is never held whole; a file left incomplete by a failed write is removed.

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vm from 'node:vm';
 
 /**
- * The entry point of `node dist/cli.js` (issue 15, CLI start): runs the CLI bundle `dist/cliMain.js` through
+ * The entry point of `node dist/cli.js`: runs the CLI bundle `dist/cliMain.js` through
  * V8's code cache, so a run after the first one neither parses the bundle nor compiles the functions the
  * last run used. Node 20 has no module compile cache of its own (`module.enableCompileCache` came in Node 22);
  * this is the same technique for one file. Without a usable cache it simply compiles the bundle, as Node would.

@@ -1,7 +1,7 @@
 import type { ScoutTool, ToolName } from '../core/tool';
 
 /**
- * The tools the CLI runs, each loaded only when it is called (issue 15): a one-shot `glob` must not pay for
+ * The tools the CLI runs, each loaded only when it is called: a one-shot `glob` must not pay for
  * loading web_fetch's HTTP stack, web_search's providers and their locale tables, workspace_search's worker
  * client, or the argument schemas of tools it does not run. esbuild keeps each `require` below lazy in the
  * bundle (the module's code runs on the first call). The same tools as `TOOLS` in core/registry.ts, which the

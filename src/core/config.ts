@@ -70,7 +70,7 @@ export function webSearchSecretName(provider: KeyedWebSearchProvider): string {
 }
 
 /**
- * The environment variable the CLI reads a provider's API key from (issue 5), e.g. `SCOUT_BRAVE_API_KEY`.
+ * The environment variable the CLI reads a provider's API key from, e.g. `SCOUT_BRAVE_API_KEY`.
  * Outside VS Code there is no `SecretStorage`; the CLI's `getSecret` maps {@link webSearchSecretName} to it.
  */
 export function webSearchKeyEnvVar(provider: KeyedWebSearchProvider): string {
@@ -172,7 +172,7 @@ export function settingProblem(key: string, value: unknown): string | undefined 
   }
   if (key === 'webFetch.allowedPrivateHosts' && Array.isArray(value)) {
     // Loaded here, not at the top: the guard parses its address ranges when loaded, which a run that never
-    // sets this list (a CLI glob, issue 15) need not pay for.
+    // sets this list (a CLI glob) need not pay for.
     const { parseAllowedPrivateHost } = require('./web/http/addressGuard') as typeof import('./web/http/addressGuard');
     const bad = value.find((entry) => typeof entry !== 'string' || !parseAllowedPrivateHost(entry));
     if (bad !== undefined) return `needs IP addresses, CIDR ranges or host names, and ${JSON.stringify(bad)} is none of them`;

@@ -16,7 +16,7 @@ export interface SpillLocator {
 /**
  * The complete formatted text of an over-cap result, as pieces to be read once, in order: joined, they are the
  * text (a plain string is not one: it would iterate by character). A tool makes them as they are read and never splits a character (or a surrogate pair) between two
- * pieces, so a host can write them out one by one and the complete text never has to be one string (issue 15).
+ * pieces, so a host can write them out one by one and the complete text never has to be one string.
  */
 export type SpillText = IterableIterator<string> | readonly string[];
 

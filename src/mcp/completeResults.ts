@@ -36,7 +36,7 @@ export interface ResultPart {
 }
 
 /**
- * The complete results of this server's over-cap calls, served as MCP resources (issue 17): the newest
+ * The complete results of this server's over-cap calls, served as MCP resources: the newest
  * {@link COMPLETE_RESULTS_KEPT}, and at most {@link COMPLETE_RESULTS_MAX_CODE_UNITS} code units of text in all
  * (the newest always kept whole), as VS Code keeps its spill documents. Older ones are dropped; reading one
  * then fails with "not found". In memory only: nothing outlives the server process.

@@ -53,7 +53,7 @@ export interface ScoutServer {
 }
 
 /**
- * Scout's five tools as an MCP server (issue 17), on the SDK's low-level `Server` so the input schemas
+ * Scout's five tools as an MCP server, on the SDK's low-level `Server` so the input schemas
  * served are package.json's JSON Schemas as they are (see {@link mcpToolList}).
  *
  * - `tools/call` validates the arguments with the tool's own parser and runs it with the command line's

@@ -34,7 +34,7 @@ const REQUEST_SCHEMAS: Readonly<Record<string, { safeParse(value: unknown): { su
 };
 
 /**
- * Scout's stdio transport: the SDK's, with what the SDK leaves loose tightened around it (issue 17 review),
+ * Scout's stdio transport: the SDK's, with what the SDK leaves loose tightened around it,
  * without changing the SDK.
  *
  * Incoming:

@@ -36,7 +36,7 @@ const ROOTS_UNREAD = 'the client did not answer roots/list';
 const ROOTS_LISTED_MAX = 5;
 
 /**
- * The workspace folders of the MCP server's tool calls (issue 17), in this order of precedence:
+ * The workspace folders of the MCP server's tool calls, in this order of precedence:
  * 1. `--cwd` when given: that one folder, and the client's roots are never asked for;
  * 2. the client's MCP roots (`roots/list`), when it declared the capability and lists at least one: several
  *    act as a multi-root workspace, the first being the default, as in VS Code. A root that is not an existing

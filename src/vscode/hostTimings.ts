@@ -1,5 +1,5 @@
 /**
- * Where the extension host's time goes around Scout's tool calls (issue 13 item 7, issue 15 item 5): plain
+ * Where the extension host's time goes around Scout's tool calls: plain
  * counters with no `vscode` import, kept by the services and read by `executeTool` before and after each call.
  * The editor benchmark (`npm run bench:host`) reads them through the extension's API, and every call's split
  * is logged at trace level in the "Scout" output channel.

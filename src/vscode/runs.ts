@@ -4,7 +4,7 @@ import type { HostTimings } from './hostTimings';
 import { boundValue, type RunSource, type ToolRun } from './runRecord';
 
 const STATE_KEY = 'scout.runs';
-/** Cards kept across reloads (issue 6). */
+/** Cards kept across reloads. */
 export const MAX_KEPT_RUNS = 50;
 /** ms after a change before the history is written to workspace state; the changes in between are written together. */
 const SAVE_DELAY_MS = 250;
@@ -13,7 +13,7 @@ const SAVE_DELAY_MS = 250;
  * The history of tool calls behind the results panel: newest first, the last {@link MAX_KEPT_RUNS} kept in
  * workspace state. Running calls keep a `CancellationTokenSource` so the panel's Cancel can stop them.
  *
- * Writing the history is off every call's path (issue 13 item 7): `Memento.update` copies the whole value
+ * Writing the history is off every call's path: `Memento.update` copies the whole value
  * (a JSON round trip) and sends it to the workbench, which for 50 cards holding the text their models saw is
  * megabytes. So a change is written {@link SAVE_DELAY_MS} later, once no call is running, together with the
  * changes made meanwhile, and trimming the list to {@link MAX_KEPT_RUNS} (which redraws the whole panel)

@@ -22,12 +22,12 @@ interface HeldSpill {
 }
 
 /**
- * Where over-cap results go in VS Code (issue 2, item 5): each complete result becomes an untitled text
+ * Where over-cap results go in VS Code: each complete result becomes an untitled text
  * document. Its `untitled:` URI is what the tool footer gives the model, and `openTextDocument(uri)` reads it
  * back. Its first line names the tool, the call and the size (`spillHeading`), and VS Code names an untitled
  * document after its first line, so its tab, a save prompt and a chat attachment read as a Scout result.
  *
- * **Speed** (issue 13 item 7): `openTextDocument({ content })` carries the text to the workbench, which
+ * **Speed**: `openTextDocument({ content })` carries the text to the workbench, which
  * holds untitled text models, and back to the extension host, where a model reads it; the writer resolves
  * only then, so a reader of the URI never finds it empty. In code-server that round trip is most of what a
  * call costs beyond plain Node (see docs/benchmarks.md; inserting the text into an empty document made
@@ -99,7 +99,7 @@ export class SpillStore implements vscode.Disposable {
   /** The {@link SpillWriter} the tools get through their `ToolEnv`. Rejects when VS Code cannot make the document. */
   readonly writer: SpillWriter = (pieces, meta) =>
     this.timings.measureAsync('spill', async () => {
-      // openTextDocument takes one string, so the pieces (issue 15) are joined here.
+      // openTextDocument takes one string, so the pieces are joined here.
       const text = spillString(pieces);
       const document = await this.fill(text, meta.tool, meta.title, meta.language);
       this.log.info(`${meta.tool}: complete result (${text.length} characters) saved to ${document.uri.toString()}`);

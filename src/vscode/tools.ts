@@ -18,7 +18,7 @@ export type InvocationPreparer = (input: Record<string, unknown>, config: ScoutC
 /**
  * What each tool shows while it runs (`invocationMessage`), made from its input as the model sent it.
  *
- * web_fetch asks first (issue 4) for a host not in `scout.webFetch.autoApprovedDomains`: see
+ * web_fetch asks first for a host not in `scout.webFetch.autoApprovedDomains`: see
  * {@link fetchConfirmation}. In chat VS Code shows the question in the chat with Allow/Skip; for a call
  * made outside chat (`vscode.lm.invokeTool` without a `toolInvocationToken`) it shows a modal dialog, and
  * declining rejects the call with a `CancellationError` before `invoke` runs. The Scout commands call

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { seededRandom } from '../helpers/seededRandom';
 
 /**
- * The generated source tree the glob and grep benchmarks run on (issue 7): 50,000 files, about 300 MiB.
+ * The generated source tree the glob and grep benchmarks run on: 50,000 files, about 300 MiB.
  *
  * - `packages/`, `apps/`, `docs/`, `scripts/`, `vendor/`, `fixtures/`, `i18n/`, `assets/` hold source-like
  *   text (TypeScript-, Python-, Go-, Markdown-, JSON-flavoured lines) with log-uniform sizes, directories

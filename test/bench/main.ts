@@ -2,7 +2,7 @@
  * `npm run bench -- [--corpus DIR] [--json FILE] [--runs N] [--warmup N] [--only CASE[,CASE…]] [--profile]
  *                   [--selective REGEX] [--broad REGEX]`
  *
- * Scout side by side with raw ripgrep and the other baselines, in one run (issue 7). Prints one Markdown
+ * Scout side by side with raw ripgrep and the other baselines, in one run. Prints one Markdown
  * table per case on stdout (progress goes to stderr) and, with `--json`, writes the same numbers to FILE.
  * Not a test and never run in CI. See measure.ts for how time and memory are measured.
  *

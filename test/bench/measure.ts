@@ -6,7 +6,7 @@ import type { CorpusManifest } from './corpus';
 import type { ChildReport, ChildRequest } from './scoutProcess';
 
 /**
- * How the benchmark measures (issue 7), in one place:
+ * How the benchmark measures, in one place:
  *
  * - **Wall time, Scout**: `tool.parse` + `tool.run`, from the call to the final text, timed with
  *   `performance.now()` inside a fresh Node process (one per sample, see `scoutProcess.ts`). Before the timed

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Check } from './report';
 
 /**
- * A fingerprint of everything a glob or grep call returns (issue 15: the output must stay byte-identical while
+ * A fingerprint of everything a glob or grep call returns (the output must stay byte-identical while
  * its making gets faster): SHA-256 of the model text, the complete result that was saved, and the canonical
  * value as JSON, with the parts that differ from run to run replaced: the searched folder's path by `<root>`,
  * and the saved result's location and reading hint (a temp file name) by `<spill>` and `<hint>`.

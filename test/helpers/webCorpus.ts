@@ -1,6 +1,6 @@
 /**
  * A seeded generator of realistic web pages whose article text is known, for web_fetch tests and for the
- * extraction benchmark (`npm run bench`, case web-fetch). Issue 11: real pages carry 200–900 KB of inline
+ * extraction benchmark (`npm run bench`, case web-fetch). Real pages carry 200–900 KB of inline
  * scripts, JSON and styles before the article, consent banners, mega-menus, comment threads and "related"
  * rails; short articles sit under long comment threads; article text is split across many `<div>`s.
  *
@@ -468,7 +468,7 @@ export function corpus(count: number, firstSeed = 1): CorpusPage[] {
 
 /**
  * A specification-like page of about `chars` characters of HTML: a `<main>` of numbered sections with long
- * definition tables and code examples, a table of contents, and site navigation around it (issue 11: a
+ * definition tables and code examples, a table of contents, and site navigation around it (a
  * 2 MB spec page).
  */
 export function specPage(chars: number, seed = 1): CorpusPage {

@@ -115,7 +115,7 @@ ${articleBody(rand, articleChars, true)}</article></main>`;
 }
 
 /**
- * The dense pages of the issue 11 review, each about `bytes` long (5 MiB there): `<p><a>…</a> and <b>…</b></p>`
+ * Dense pages like those that once ran a converter out of memory, each about `bytes` long (5 MiB there): `<p><a>…</a> and <b>…</b></p>`
  * repeated inside `<main>` (a node and a link every few bytes), and one table of three-cell rows.
  */
 export function densePages(bytes = 5 * 1024 * 1024): { name: string; html: string }[] {

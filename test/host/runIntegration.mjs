@@ -31,7 +31,7 @@ const WINDOW_TIMEOUT_MS = 300_000;
 const NAVIGATION_TIMEOUT_MS = 120_000;
 /** How long the first try at opening a further window (multi-root, empty) may take before it is opened again. */
 const WINDOW_RETRY_MS = 90_000;
-/** Issue 2: the VSIX stays under 1 MB. */
+/** The VSIX stays under 1 MB, so the download stays small. */
 const MAX_VSIX_BYTES = 1_000_000;
 /** Which editor host (see HOSTS in editorHost.mjs): `--host=oldest`, else the current one. */
 const hostName = process.argv.find((a) => a.startsWith('--host='))?.slice('--host='.length) ?? 'current';

@@ -67,7 +67,7 @@ export type GrepOutput =
 
 /**
  * The rg argv of a grep call (seed 000: `rg --json`, the regex as `--regexp=<pattern>`), or of one of the
- * counts behind an explanation of an empty result (issue 12).
+ * counts behind an explanation of an empty result.
  *
  * Line ends: `--crlf` makes CRLF a line terminator too, so `$` matches at the end of a line of a Windows file
  * (`here;$`; without it `$` sits after the CR, which nothing but `\r$` matches), and `\s`, `\S` and `.` no

@@ -50,7 +50,7 @@ export interface RipgrepOutcome {
 
 /**
  * Interprets rg's exit status by rg's documented semantics (0 found, 1 found nothing, 2 error), as seed 000
- * requires, with one deliberate deviation (issue 12): exit 2 whose every message is about a path rg could not
+ * requires, with one deliberate deviation: exit 2 whose every message is about a path rg could not
  * read (permission denied, not found, name too long, an ignore file rule it could not parse) is a success
  * without those paths. rg prints everything else it found before exiting, so one unreadable folder does not
  * cost the whole search. Any other message with exit 2 stays a failure. A run Scout stopped at the

@@ -5,7 +5,7 @@ import { GlobMatcher, type ByteSet, type GlobNode, type MatchGuard } from './glo
  * does, and a matcher that decides what rg would.
  *
  * Scout needs this for grep's `include`. rg's own `--glob` is an *override*: a file or directory it matches is
- * searched even when it is hidden or git-ignored, which is not what `include` promises (issue 12). So grep keeps
+ * searched even when it is hidden or git-ignored, which is not what `include` promises. So grep keeps
  * rg's walk (with every ignore and hidden rule) and applies `include` itself: rg gets only a file-name type and
  * directory pruning derived from the glob (see `search/include.ts`), and this matcher decides the rest.
  *

@@ -254,7 +254,7 @@ const MAX_SHARED_SUBMATCHES = 4096;
 /**
  * The submatches of a line with one match, `[{ start, end }]`, as one frozen array shared by every line with the
  * same offsets: matches of one pattern tend to sit at a few positions (after the usual indentations), so a
- * large result holds a few of these instead of two objects per line (issue 15: fewer objects per match).
+ * large result holds a few of these instead of two objects per line (fewer objects per match).
  * Frozen, so no holder can change what the others see. Offsets from 2^15 on (the key stays a small integer)
  * or a full table get a fresh array.
  */
@@ -385,7 +385,7 @@ function isMatchData(value: unknown): value is RawMatchData {
 
 /**
  * The error for a line that is not rg's JSON. It describes the line without quoting it: the line may hold a
- * file's text (issue 12: error text quotes no file contents).
+ * file's text (error text quotes no file contents).
  */
 function malformed(start: number, end: number): ToolError {
   return new ToolError(

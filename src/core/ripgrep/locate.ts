@@ -34,7 +34,7 @@ export interface LocatedRipgrep {
 }
 
 /**
- * The candidate paths below an application root, in the order the editor ships them (issue 2):
+ * The candidate paths below an application root, in the order the editor ships them:
  * `node_modules/@vscode/ripgrep-universal/bin/<platform>-<arch>/rg[.exe]` (current VS Code), then the legacy
  * `node_modules/@vscode/ripgrep/bin/rg[.exe]` (VS Code 1.96 and other older versions), each first under
  * `node_modules` and then under `node_modules.asar.unpacked` (where Electron builds keep native binaries out
@@ -64,7 +64,7 @@ export function platformPackage(platform: NodeJS.Platform, arch: string): string
 }
 
 /**
- * Finds the rg binary to spawn. Order (issue 2): the configured path; the binary of the `@vscode/ripgrep`
+ * Finds the rg binary to spawn. Order: the configured path; the binary of the `@vscode/ripgrep`
  * dependency ({@link packagedRipgrepPath}); the application root's bundled copies ({@link appRootCandidates}); then `rg` (`rg.exe` on Windows) in each directory of `pathEnv`.
  * A configured path that does not exist is skipped (and reported in `skipped`) rather than trusted.
  *
@@ -121,7 +121,7 @@ export function isExecutableFile(candidate: string): boolean {
  * {@link RipgrepSearchPlaces.packageRoot} by the CLI, the MCP server and the tests. Undefined when it is not
  * installed. It looks in the `node_modules` folders Node searches (`require.resolve.paths`), nearest first, for
  * the package's folder; unlike `require.resolve` it reads no `package.json`, which a CLI run would otherwise
- * spend milliseconds on (issue 15).
+ * spend milliseconds on.
  *
  * @param searchPaths `require.resolve.paths`, injectable for tests.
  */

@@ -11,7 +11,7 @@ import { keepsWalked, pathKey, walkedHiddenArgv, type IncludeFilter } from './in
 import { outputPrefixLength, runSearch } from './target';
 
 /**
- * Why a glob or grep call found nothing (issue 12), measured only once a result is empty, and within a
+ * Why a glob or grep call found nothing, measured only once a result is empty, and within a
  * budget. grep says whether `include` matched any file at all; whether hidden or ignored files that it
  * skipped hold matches: how many, under which folders, and the exact `path` that reaches them (each one
  * checked by running that search); and whether binary files, which it does not search while walking, do.

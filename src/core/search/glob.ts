@@ -44,7 +44,7 @@ export interface GlobValue {
   readonly nonUtf8Paths?: { index: number; base64: string }[];
   /** The glob rg was given, when it differs from `pattern` (an absolute path or a directory, see patterns.ts). */
   readonly readAs?: string;
-  /** Paths rg could not read and left out (issue 12); absent when there were none. */
+  /** Paths rg could not read and left out; absent when there were none. */
   readonly unreadable?: UnreadablePath[];
   /**
    * True when rg's output reached `rawOutputMaxBytes` and Scout stopped it: `paths` holds the files listed by

@@ -63,7 +63,7 @@ export interface GrepValue {
   readonly readAs?: string;
   /** How rg read `pattern`, when not as sent with its default engine (PCRE2, literal text, NFC/NFD: regexReadings.ts). */
   readonly patternReadAs?: { readonly pattern: string; readonly engine: RegexEngine };
-  /** Paths rg could not read and left out (issue 12); absent when there were none. */
+  /** Paths rg could not read and left out; absent when there were none. */
   readonly unreadable?: UnreadablePath[];
   /**
    * True when rg's output reached `rawOutputMaxBytes` and Scout stopped it: `matches` holds what it printed by
@@ -357,7 +357,7 @@ const UNSAFE = new RegExp(UNSAFE_CHARACTERS.source);
  *
  * With `share`, each match whose row shows its whole line as it is (the usual case: a line that fits and has
  * no control character) then takes its `line` from the block, as a slice of it: the value's lines and the
- * complete result then hold that text once instead of twice (issue 15: memory of a large grep).
+ * complete result then hold that text once instead of twice (memory of a large grep).
  */
 function formatFile(file: FileGroup, limit: number, maxLineBytes: number, share = false): string {
   const rows = [file.pathBase64 === '' ? displayPath(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64'))];

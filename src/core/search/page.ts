@@ -27,7 +27,7 @@ const STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS})`, 'i');
 const ANY_LINE_NEEDS_QUOTING = new RegExp(String.raw`${UNSAFE_OR_INVISIBLE.source}|(?:^|\n)(?:${STRUCTURE_STARTS})|\s(?:\n|$)`, 'iu');
 
 /**
- * True when `line` could pass for one of a result's own lines (issue 12): a note or footer (`[`), a quoted name
+ * True when `line` could pass for one of a result's own lines: a note or footer (`[`), a quoted name
  * (`"`), a grep row (`Line 9:`), the workdir note, an empty result, the heading of a saved result, an error,
  * or anything with white space at either end (which looks like a blank line or another line). Case is ignored,
  * and so are look-alike spellings: a line with non-ASCII characters is compared once more as

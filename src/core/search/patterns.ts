@@ -10,7 +10,7 @@ import { displayPath } from './page';
 import { insideVcsMetadata, resolveSearchTarget } from './target';
 
 /**
- * How glob's `pattern` and grep's `include` are read, beyond rg's own glob syntax (issue 12). Models
+ * How glob's `pattern` and grep's `include` are read, beyond rg's own glob syntax. Models
  * send what a person would type; each of these used to answer "No files found":
  * - an absolute path inside a workspace folder (`/home/me/app/src/**\/*.ts`) is read relative to that folder
  *   (and, with no `path`, searches that folder); one outside every folder is refused, naming the folders. A

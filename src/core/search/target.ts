@@ -85,8 +85,8 @@ export function insideVcsMetadata(argument: string, value: string, segment: stri
 }
 
 /**
- * The line that closes every glob and grep result, stating the workdir the listed paths are relative to
- * (issue 2). In a multi-root workspace it names the folder too, since a later `path` may start with it. The
+ * The line that closes every glob and grep result, stating the workdir the listed paths are relative to.
+ * In a multi-root workspace it names the folder too, since a later `path` may start with it. The
  * folder's path is shown by the rule for listed names (`displayPath`: quoted when it holds a line break, a
  * control or invisible character, or ends in white space) and its name is always quoted, so neither can
  * break the line or add one.

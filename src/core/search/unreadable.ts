@@ -35,8 +35,8 @@ export function unreadablePaths(outcome: RipgrepOutcome, target: ResolvedTarget)
 }
 
 /**
- * The notes of a result some paths were missing from (issue 12, a deliberate deviation from seed 000, which
- * fails the whole call): how many paths could not be read, and the first few, quoted and escaped; and, apart,
+ * The notes of a result some paths were missing from (a deliberate deviation from seed 000, which fails the
+ * whole call): how many paths could not be read, and the first few, quoted and escaped; and, apart,
  * the ignore files with a rule rg could not parse (so the rule was not applied and more may have been
  * searched). Never any file's content. Empty when nothing was skipped.
  */

@@ -64,7 +64,7 @@ const CASE_INSENSITIVE = process.platform === 'win32' || process.platform === 'd
  * symlink counts as where it points, and must lie inside some folder (`PATH_OUTSIDE_WORKSPACE`) unless
  * `allowOutside`. A missing target fails `INVALID_ARGUMENT` naming the path.
  *
- * Every path outside the folders gets the same answer, whether it exists or not (issue 12): a path that is
+ * Every path outside the folders gets the same answer, whether it exists or not: a path that is
  * outside as written is refused before the disk is touched, and a missing path that would lead outside
  * (its nearest existing ancestor resolves outside, or a dangling symlink on it points outside) is refused like
  * an existing one, never reported as missing.

@@ -21,7 +21,7 @@ import type { ErrorFix } from './errorSummary';
 export const PROTOCOL_VERSION = 3;
 
 /**
- * What a count on a card counts. Every card uses the same words (issue 13): `matches` (matching lines),
+ * What a count on a card counts. Every card uses the same words: `matches` (matching lines),
  * `filesWithMatches` (files holding at least one), `filesScanned` (files read and searched, workspace_search),
  * `skipped` (files found but not searched), `filesFound` (glob's listed files) and `sources` (web_search).
  */

@@ -8,7 +8,7 @@ import { summarize, type CaseContext } from '../measure';
 import type { CaseResult, Check } from '../report';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
-/** The web stack, which must stay out of extension.js (issue 7): web_fetch loads it in its worker bundle. */
+/** The web stack, which must stay out of extension.js: web_fetch loads it in its worker bundle. */
 const WEB_STACK = ['linkedom', 'turndown', 'turndown-plugin-gfm', '@mozilla/readability', '@mixmark-io/domino'];
 const MAX_BUNDLE_KB = 300;
 const MAX_ACTIVATE_MS = 10;
@@ -44,7 +44,7 @@ function bundleInputs(metafilePath: string): { byInput: [string, number][]; byPa
 }
 
 /**
- * Activation (issue 7): `activate()` ≤ 10 ms, `extension.js` ≤ 300 KB minified, and the web stack not in
+ * Activation: `activate()` ≤ 10 ms, `extension.js` ≤ 300 KB minified, and the web stack not in
  * extension.js. Builds a production bundle into a temp folder (`esbuild.mjs --production --metafile`), reads
  * esbuild's metafile for the bundle's inputs, and times require + activate in fresh processes with
  * activationProbe.ts — a proxy, since the real `vscode` module exists only in the editor host; it says so.

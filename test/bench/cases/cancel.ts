@@ -7,7 +7,7 @@ function abortDelays(count: number): number[] {
 }
 
 /**
- * Cancellation latency (issue 7): a grep for the broad pattern over the whole tree is aborted mid-run
+ * Cancellation latency: a grep for the broad pattern over the whole tree is aborted mid-run
  * (`AbortController.abort()`, what the VS Code cancellation token fires), at points spread over the run.
  * Measured: ms until rg's /proc entry shows it exited, and ms until the call settled with SEARCH_ABORTED
  * (which needs rg reaped and its pipes closed). Target: rg gone ≤ 100 ms; checked on the slowest sample of

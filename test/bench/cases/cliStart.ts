@@ -7,7 +7,7 @@ import type { CaseResult, Check } from '../report';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
-/** Target of issue 15: the CLI's start to result ≤ 1.4× Node's own start. */
+/** Target: the CLI's start to result ≤ 1.4× Node's own start. */
 const MAX_RATIO = 1.4;
 /** Samples per side: a start takes about 0.1 s, so many more than the heavier cases take. */
 const SAMPLES_PER_RUN = 4;
@@ -26,7 +26,7 @@ function timeNode(args: readonly string[], tmpdir: string): Promise<number> {
 }
 
 /**
- * CLI start (issue 15): `node dist/cli.js glob '{"pattern":"*"}'` on a folder of one file, from spawn to exit,
+ * CLI start: `node dist/cli.js glob '{"pattern":"*"}'` on a folder of one file, from spawn to exit,
  * against `node -e 0`, the three sides taking turns. The CLI is timed twice: as it runs every time after the
  * first run of a build (its code cache, kept under TMPDIR, primed by one untimed run), and as the first run
  * (a fresh TMPDIR per sample, so it compiles the whole bundle and writes the cache as it exits).

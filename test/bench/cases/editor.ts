@@ -8,7 +8,7 @@ import { runScoutProcess, runsText, summarize, timeRipgrep, type CaseContext, ty
 import { fmt, type CaseResult, type Check, type Side } from '../report';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
-/** Issue 15: a call in the editor takes at most this many times the same core call in plain Node. */
+/** A call in the editor takes at most this many times the same core call in plain Node. */
 const EDITOR_RATIO_LIMIT = 1.15;
 
 /** One tool call measured in the editor and beside it. */
@@ -48,7 +48,7 @@ interface CaseSamples {
 }
 
 /**
- * Scout in the real editor (issue 13 item 7, issue 15 item 5): code-server + Chromium with Scout installed
+ * Scout in the real editor: code-server + Chromium with Scout installed
  * from its VSIX, on the generated corpus and on a ~17k-file tree (this checkout, node_modules included). A
  * bench extension in the same extension host calls `vscode.lm.invokeTool` for glob `*`, grep broad and grep
  * selective, with the Scout Results panel closed and open, and reads Scout's own split of each call. Beside

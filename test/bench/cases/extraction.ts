@@ -47,7 +47,7 @@ export interface PageScore {
   readonly missing: readonly string[];
 }
 
-/** Issue 25's targets on this corpus. */
+/** The extraction targets on this corpus. */
 const MIN_MEAN_F1 = 0.975;
 const LOW_F1 = 0.5;
 /**

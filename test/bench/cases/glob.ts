@@ -7,7 +7,7 @@ import { compareWithSortedWalk } from './globPlan';
 import { argvLine, mb, profileIf, sideBySide } from './sideBySide';
 
 /**
- * glob `*` over the whole tree (issue 7): every file, mtime-ordered, an over-cap sampled page plus the spill
+ * glob `*` over the whole tree: every file, mtime-ordered, an over-cap sampled page plus the spill
  * of the complete list, against rg with glob's own argv (`--files --sort=modified --no-ignore --hidden` and
  * the VCS excludes). Target: Scout/rg ≤ 1.10×.
  */
@@ -40,7 +40,7 @@ export async function globWhole(ctx: CaseContext): Promise<CaseResult> {
 }
 
 /**
- * glob by a faster plan (issue 7): `--sort=modified` makes rg walk on one thread, so measure the unsorted
+ * glob by a faster plan: `--sort=modified` makes rg walk on one thread, so measure the unsorted
  * parallel walk plus a stat pass and sort in Node (`listByParallelWalk`), check whether its order is
  * identical to rg's, and say whether glob should adopt it. Report only; no target.
  */

@@ -6,7 +6,7 @@ import { runRipgrep } from '../../../src/core/ripgrep/process';
 import { RecordSplitter } from '../../../src/core/ripgrep/records';
 
 /**
- * The candidate "faster plan" for glob's mtime order (issue 7): rg's `--sort=modified` makes rg walk on one
+ * The candidate "faster plan" for glob's mtime order: rg's `--sort=modified` makes rg walk on one
  * thread, so instead run glob's own argv without `--sort=modified` (a parallel walk) and sort here.
  * Each path is `stat`ed as soon as rg prints it (libuv's thread pool, overlapping the walk), then the list
  * is sorted by modification time in nanoseconds, oldest first; a path whose stat fails counts as oldest,

@@ -8,7 +8,7 @@ import type { CallRequest } from '../scoutProcess';
 import { argvLine, mb, profileIf, sideBySide } from './sideBySide';
 
 /**
- * grep, selective pattern (issues 7 and 15): about 10,000 matching lines over the whole tree, Scout's `grep`
+ * grep, selective pattern: about 10,000 matching lines over the whole tree, Scout's `grep`
  * against rg run with the very argv Scout builds (`grepArgv`), stdout drained. Target: Scout/rg ≤ 1.10×.
  */
 export function grepSelective(ctx: CaseContext): Promise<CaseResult> {
@@ -22,7 +22,7 @@ export function grepSelective(ctx: CaseContext): Promise<CaseResult> {
 }
 
 /**
- * grep, broad pattern (issues 7 and 15): raw rg output just under the 20,000,000-byte cap. Targets: Scout/rg
+ * grep, broad pattern: raw rg output just under the 20,000,000-byte cap. Targets: Scout/rg
  * ≤ 1.15× and Scout's peak RSS for the call ≤ 2.5× the raw output size.
  */
 export function grepBroad(ctx: CaseContext): Promise<CaseResult> {

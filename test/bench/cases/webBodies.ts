@@ -13,7 +13,7 @@ import type { CaseResult, Check, Side } from '../report';
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
 /**
- * Hostile response bodies against Scout's HTTP client (issue 16), each answered by a raw TCP server in the
+ * Hostile response bodies against Scout's HTTP client, each answered by a raw TCP server in the
  * bench driver and read by `httpRequest` in a fresh Node process, so the peak RSS is the reader's alone:
  *
  * - `tiny-chunks`: a chunked body of 5,242,880 one-byte chunks (31.5 MB on the wire), exactly the 5 MiB

@@ -14,7 +14,7 @@ import { articlePage, densePages } from '../../helpers/webPages';
 import { MiB, summarize, type Stats } from '../measure';
 
 /**
- * How the web_fetch benchmark measures (issues 4, 11 and 15):
+ * How the web_fetch benchmark measures:
  *
  * - **Call time**: `tool.parse` + `tool.run` of web_fetch against a page served from a loopback server in
  *   this process (the page is pre-encoded, so serving it costs a memcpy), with the real conversion worker

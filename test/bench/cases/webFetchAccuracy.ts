@@ -7,7 +7,7 @@ import { corpus, corpusPage, type CorpusPage } from '../../helpers/webCorpus';
 import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../helpers/webFetchEnv';
 
 /**
- * How well web_fetch returns the article of a page (issue 11), on generated pages whose article text is known
+ * How well web_fetch returns the article of a page, on generated pages whose article text is known
  * (test/helpers/webCorpus.ts: news, blog, brief, docs, wiki and single-page-app templates, heads of 10–900 KB,
  * consent banners, mega-menus, comment threads, "related" rails; plus the issue's hard cases). Each page is
  * served from loopback and fetched with the web_fetch tool, worker included. The score is the word F1 of the

@@ -8,11 +8,11 @@ import { benchAccuracy, type AccuracyBench } from './webFetchAccuracy';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 
-/** Issue 11's targets for the generated corpus: mean word F1 at least 0.97, and no page loses its article. */
+/** Targets for the generated corpus: mean word F1 at least 0.97, and no page loses its article. */
 const MIN_MEAN_F1 = 0.97;
 
 /**
- * The `web_fetch` case (issues 4, 11 and 15; measured by webFetch.ts and webFetchAccuracy.ts) in this
+ * The `web_fetch` case (measured by webFetch.ts and webFetchAccuracy.ts) in this
  * script's table format. It runs in a fresh Node process (this file as its entry point), so its figures are
  * not disturbed by the bench driver's heap. Targets: event-loop stall < 20 ms on every page (the 1.3 MB and
  * 5 MiB ones included); conversion median < 300 ms for the 200,000-character page and < 1 s for the 1.3 MB

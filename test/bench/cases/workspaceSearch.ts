@@ -32,9 +32,9 @@ export interface WorkspaceSearchBench {
   };
   /** `rg -F -i --count-matches <query> .` over the same tree, spawn to exit (after one warm-up run). */
   readonly ripgrep: Timing & { readonly matches: number; readonly filesWithMatches: number };
-  /** scout.medianMs / ripgrep.medianMs; issue 15's target is at most 2. */
+  /** scout.medianMs / ripgrep.medianMs; the target is at most 2. */
   readonly ratio: number;
-  /** The issues' targets (issue 15: ratio; issue 3: peak RSS), and whether they were met. */
+  /** The targets (the Scout/rg ratio; peak RSS), and whether they were met. */
   readonly targets: { readonly ratio: 2; readonly peakRssMiB: 150; readonly met: boolean };
   /** Where one scan's time goes, when asked for or when a target was missed. */
   readonly profile?: ProfileSummary;
@@ -101,7 +101,7 @@ function ask<T>(child: ChildProcess, message: object): Promise<T> {
 }
 
 /**
- * The `workspace_search` benchmark case (issues 3 and 15): scans the generated 2,000-file, ~60 MiB corpus (made
+ * The `workspace_search` benchmark case: scans the generated 2,000-file, ~60 MiB corpus (made
  * once under `~/.cache/scout-bench`, see {@link ensureCorpus}) with Scout and with
  * `rg -F -i --count-matches`, `runs` times each, alternating, after a warm-up run (so both read from the page cache), and
  * returns median / min / max wall times, Scout's peak RSS and the ratio of the medians. Scout runs in a

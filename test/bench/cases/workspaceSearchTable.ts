@@ -6,9 +6,9 @@ const stats = (t: Timing): Stats => ({ n: t.runs, median: t.medianMs, min: t.min
 const single = (v: number): Stats => ({ n: 1, median: v, min: v, max: v });
 
 /**
- * The `workspace_search` case (issues 3 and 15, measured by `benchWorkspaceSearch` in workspaceSearch.ts on
- * its own 2,000-file corpus, since the tool's budgets cap what it scans) in this script's table format.
- * Targets: Scout/rg ≤ 2× (issue 15) and peak RSS < 150 MiB (issue 3).
+ * The `workspace_search` case (measured by `benchWorkspaceSearch` in workspaceSearch.ts on its own 2,000-file
+ * corpus, since the tool's budgets cap what it scans) in this script's table format.
+ * Targets: Scout/rg ≤ 2× and peak RSS < 150 MiB.
  */
 export async function workspaceSearchCase(ctx: CaseContext): Promise<CaseResult> {
   ctx.log(`workspace-search: ${ctx.runs} runs after 1 warm-up…`);

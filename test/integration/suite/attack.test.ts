@@ -1,5 +1,5 @@
 /**
- * Issue 8, guarantee 1 in the real host: a cloned repository cannot reconfigure Scout against its user. The
+ * In the real host: a cloned repository cannot reconfigure Scout against its user. The
  * fixture workspace's .vscode/settings.json (test/host/runIntegration.mjs, makeWorkspace) sets every
  * machine- or application-scoped Scout setting to a hostile value; none of them may take effect, while the
  * user's own (machine-level) settings keep working. One ordinary setting in the same file does apply, which

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { fixture, invokeText, scoutApi, type Fixture } from '../support';
 
 /**
- * Issue 12 in the real editor: a model sends the absolute path of the workspace folder as a glob pattern, as
+ * In the real editor: a model sends the absolute path of the workspace folder as a glob pattern, as
  * models do, and gets the files through `vscode.lm.invokeTool` instead of "No files found".
  */
 describe('glob with an absolute pattern, through vscode.lm.invokeTool', () => {

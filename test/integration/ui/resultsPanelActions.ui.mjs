@@ -10,7 +10,7 @@ import { editMachineSettings, uiHost } from '../../host/uiHost.mjs';
 import { runCommand } from './commandPalette.mjs';
 import { runToCard } from './panelPage.mjs';
 
-/** Top-level folders of the glob tree and their files: the oldest 150 under one folder, as in issue 13. */
+/** Top-level folders of the glob tree and their files: the oldest 150 under one folder, as in a real tree. */
 const GROUPS = { 'uipage-old': 150, 'uipage-mid': 30, 'uipage-new': 30 };
 const TOTAL = Object.values(GROUPS).reduce((a, b) => a + b, 0);
 /** scout.search.globMaxResults's default: the size of the model's page. */

@@ -1,4 +1,4 @@
-// Issue 8, guarantee 5 in the real editor: a web search API key, stored the way a person stores it (the
+// API keys stay secret, in the real editor: a web search API key, stored the way a person stores it (the
 // command "Scout: Set Web Search API Key" and its password box), never shows up anywhere else. A loopback
 // Tavily echoes the key back on every error path (401, 429 twice, an HTML page, a 500 whose detail puts the
 // key across the message's length cut, a stall past the time budget) and in a successful answer; the test then

@@ -1,4 +1,4 @@
-// Spill documents as a person lives with them (issue 13 item 1): their tabs say what they are, they never
+// Spill documents as a person lives with them: their tabs say what they are, they never
 // take the active editor, and across window reloads (hot exit restores them) Scout takes them back, so
 // "Open full result" still opens them and they never pile up beyond the newest 10.
 // Runs in the fixture folder's window and reloads it twice; the test extension does not run its in-host

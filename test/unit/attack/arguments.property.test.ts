@@ -1,5 +1,5 @@
 /**
- * Issue 8, guarantee 2: arguments from the model cannot escape. fast-check generates random and adversarial
+ * Arguments from the model cannot escape. fast-check generates random and adversarial
  * argument objects for all five tools (see arbitraries.ts) and runs each through the real tool: glob and grep
  * spawn the real rg behind a wrapper that records its argv, workspace_search reads the real files,
  * web_fetch and web_search talk to loopback servers. Each run checks that:

@@ -1,5 +1,5 @@
 /**
- * Issue 8, guarantee 3: symlink and race escapes, for the three tools that read the workspace. The workspace
+ * Symlink and race escapes, for the three tools that read the workspace. The workspace
  * (see hostileWorkspace.ts) holds a symlinked directory and file pointing outside, a symlink in the middle of
  * a path, symlink loops and a FIFO named like a source file; a token planted outside must never show.
  */
@@ -155,7 +155,7 @@ describe('attack: symlink and race escapes', function () {
     });
 
     it('workspace_search never reads outside, and every tool answers with a result or a structured error', async function () {
-      // Bounded by rounds, not time: 100 rounds of 6 calls; the timeout only guards against a hang (issue 16:
+      // Bounded by rounds, not time: 100 rounds of 6 calls; the timeout only guards against a hang (once,
       // 150 rounds passed the 60 s timeout on a machine at load 11).
       this.timeout(600_000);
       const seen: Record<string, Record<string, number>> = {};

@@ -1,5 +1,5 @@
 /**
- * Issue 8, guarantee 6: prompt-injection hygiene. Fetched text and file contents come back as data; every
+ * Prompt-injection hygiene. Fetched text and file contents come back as data; every
  * web result (fetch and search) carries the reminder that its text is untrusted, before (fetch) or after
  * (search) that text; a file name cannot forge result lines; and the results panel puts result text into
  * the page as text, so a page's `<script>` or `onerror` never becomes markup (the panel's own script is run

@@ -1,5 +1,5 @@
 /**
- * Issue 8, guarantee 4: load and faults. 32 concurrent mixed calls give the same answers as one at a time;
+ * Load and faults: 32 concurrent mixed calls give the same answers as one at a time;
  * 200 greps cancelled at random moments leave no rg process and no unhandled rejection; an rg that crashes,
  * hangs or prints garbage ends in SEARCH_FAILED/SEARCH_ABORTED within timeoutMs + graceMs; a web server that
  * stalls after its headers runs into the web timeout and keeps no socket open.

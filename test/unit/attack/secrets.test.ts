@@ -1,8 +1,8 @@
 /**
- * Issue 8, guarantee 5: API keys stay secret. For each keyed provider a key is stored (ToolEnv.getSecret, or
+ * API keys stay secret. For each keyed provider a key is stored (ToolEnv.getSecret, or
  * the CLI's environment variable), every error path is provoked against a loopback provider that echoes the
  * key back wherever it can (error details, HTML pages, titles, snippets, answers, redirect targets, result
- * host names; issue 16: also upper-cased, lowercased by URL parsing, percent-encoded, in base64 and in
+ * host names; also upper-cased, lowercased by URL parsing, percent-encoded, in base64 and in
  * halves), and every output is searched for the key or any 8-character piece of it, in any ASCII case,
  * percent-decoded, and in base64: text, value, error, log lines at every level, and the CLI's stdout and
  * stderr. The real-host half (the Scout log file, the run log behind the panel) is in
@@ -37,7 +37,7 @@ function echoingAnswer(provider: KeyedWebSearchProvider, query: string, key: str
   const results = [
     { title: `Result ${key}`, url: 'https://example.com/a', snippet: `${'s'.repeat(290)}${key}` },
     { title: `${'t'.repeat(190)}${key}`, url: `https://example.com/b?k=${key}`, snippet: `<strong>${key}</strong> &amp; more` },
-    // Issue 16: the key inside a host name (URL parsing lowercases it), upper-cased, percent-encoded, in base64, in halves.
+    // The key inside a host name (URL parsing lowercases it), upper-cased, percent-encoded, in base64, in halves.
     { title: `KEY ${key.toUpperCase()}`, url: `https://${key}.collector.example/`, snippet: `k=${percentEncoded(key)} auth=Basic ${Buffer.from(`user:${key}`).toString('base64')}` },
     { title: `half ${key.slice(0, key.length >> 1)}`, url: 'https://example.com/c', snippet: `other half ${key.slice(key.length >> 1).toLowerCase()}` },
   ];

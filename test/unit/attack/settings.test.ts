@@ -1,5 +1,5 @@
 /**
- * Issue 8, guarantee 1 (manifest half): a cloned repository cannot reconfigure Scout against its user. The
+ * The manifest half: a cloned repository cannot reconfigure Scout against its user. The
  * real-host half (a workspace whose .vscode/settings.json sets all of these has no effect) is
  * test/integration/suite/attack.test.ts.
  */

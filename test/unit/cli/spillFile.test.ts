@@ -1,5 +1,5 @@
 /**
- * The CLI's spill file (issue 15): the complete result is written piece by piece as it is made, never held as
+ * The CLI's spill file: the complete result is written piece by piece as it is made, never held as
  * one string, and the file holds exactly the pieces joined, as UTF-8.
  */
 import * as assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Issue 15, CLI start: a one-shot run loads only what its tool needs, and the built CLI (`node dist/cli.js`)
+ * CLI start: a one-shot run loads only what its tool needs, and the built CLI (`node dist/cli.js`)
  * reuses V8's code cache from an earlier run, kept in a folder only its user may enter. These run the built
  * bundles: `npm run build` first. No timing is asserted (speed lives in `npm run bench`, case cli-start).
  */

@@ -64,7 +64,7 @@ describe('controlCharacters', () => {
       bom: '\ufeff',
       annotationAnchor: '\ufff9',
       annotationTerminator: '\ufffb',
-      // Default_Ignorable_Code_Point beyond the first list (tester of issue 15: a name starting with one
+      // Default_Ignorable_Code_Point beyond the first list (a name starting with one
       // slipped past the check of how a line starts, and forged a footer).
       combiningGraphemeJoiner: '\u034f',
       hangulFillers: '\u115f',

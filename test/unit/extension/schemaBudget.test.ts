@@ -46,7 +46,10 @@ describe('tool schema budget (what every agent request pays)', () => {
     const argument = (tool: string, name: string): string => tools.find((t) => t.name === tool)!.inputSchema.properties[name].description;
     assert.match(argument('glob', 'pattern'), /case-sensitive/, 'glob patterns are case-sensitive');
     assert.match(argument('grep', 'include'), /only narrows/, 'include only narrows grep’s search');
-    assert.match(argument('grep', 'pattern'), /look-around/, 'grep has no look-around or backreferences');
+    assert.match(argument('grep', 'pattern'), /look-around and backreferences run on PCRE2/i, 'grep runs look-around and backreferences on PCRE2');
+    assert.doesNotMatch(argument('grep', 'pattern'), /no look-around/i, 'grep no longer refuses look-around');
+    assert.match(argument('glob', 'pattern'), /retried ignoring case/, 'a glob that finds nothing is retried ignoring case');
+    assert.match(argument('grep', 'include'), /case-sensitive.*retried ignoring case/, 'an include glob is retried ignoring case too');
     assert.match(argument('glob', 'path') + argument('grep', 'path'), /never a glob.*never a glob/s, 'path is never a glob');
   });
 });

@@ -3,7 +3,7 @@ import { makeTree, removeTree } from '../../helpers/tree';
 import { cliText, INITIALIZE, rawServer, requireFreshBuild } from './support';
 
 /**
- * The bar of issue 17, spoken without the SDK: `node dist/cli.js mcp` answers `initialize`, `tools/list` and a
+ * The MCP server, spoken to without the SDK: `node dist/cli.js mcp` answers `initialize`, `tools/list` and a
  * `tools/call` of grep written to its stdin as newline-delimited JSON-RPC, one message a line on stdout.
  */
 describe('MCP server: raw newline-delimited JSON-RPC over stdio', function () {

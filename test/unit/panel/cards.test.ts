@@ -244,7 +244,7 @@ describe('panel cards', () => {
 });
 
 describe('panel cards show the model’s view', () => {
-  /** A tree like the one in issue 13: the oldest files all under src/, then test/ and node_modules/. */
+  /** A tree shaped like a real repository's: the oldest files all under src/, then test/ and node_modules/. */
   let tree: string;
   before(() => {
     const entries: Record<string, string> = {};

@@ -1,6 +1,6 @@
 /**
- * Empty results that explain themselves, on trees of the size the tester of issue 12 used (items 6, 12, 13
- * and 17): a node_modules of hundreds of packages next to a dist of 500 files, `.ignore`/`.rgignore` rules,
+ * Empty results that explain themselves, on trees of the size a real repository has: a
+ * node_modules of hundreds of packages next to a dist of 500 files, `.ignore`/`.rgignore` rules,
  * binary files, and a multi-root workspace. Budgets are parameters; no assertion depends on a clock.
  */
 import * as assert from 'node:assert/strict';

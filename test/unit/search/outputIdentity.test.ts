@@ -1,5 +1,5 @@
 /**
- * glob and grep print exactly what they printed before their output path was rewritten for speed (issue 15:
+ * glob and grep print exactly what they printed before their output path was rewritten for speed (a
  * streaming spill, block decoding, per-file formatting). The snapshot beside this file holds the model text,
  * every saved complete result, a hash of the canonical value and the summary of each call below over the seeded tree
  * of `outputCorpus.ts`, as produced by the straightforward formatter of main f8d4726 (one string per result,
@@ -57,7 +57,7 @@ interface Recorded {
 
 const OPTIONAL_FIELDS = ['nonUtf8Paths', 'pathBase64', 'lineBase64', 'readAs'];
 
-describe('glob and grep output is byte-identical to the reference (issue 15)', function () {
+describe('glob and grep output is byte-identical to the reference', function () {
   this.timeout(120_000);
   let root: string;
   const actual: Record<string, Recorded> = {};

@@ -1,5 +1,5 @@
 /**
- * Issue 12 on a workspace shaped like a real repository (see `makeRealisticWorkspace`): node_modules, dist/
+ * glob and grep on a workspace shaped like a real repository (see `makeRealisticWorkspace`): node_modules, dist/
  * and logs ignored by .gitignore, dot folders and dot-files at every level, a .git folder whose config holds
  * a token. Each test is one of the issue's points, with the input that broke it.
  */
@@ -25,7 +25,7 @@ const grepTool = createGrepTool(GENEROUS);
 const grepFiles = (out: ToolOutput<GrepValue>) => [...new Set(out.value.matches.map((m) => m.path))].sort();
 const globFiles = (out: ToolOutput<GlobValue>) => [...out.value.paths].sort();
 
-describe('glob and grep on a realistic workspace (issue 12)', function () {
+describe('glob and grep on a realistic workspace', function () {
   this.timeout(60_000);
   let ws: RealisticWorkspace;
   let folders: WorkspaceFolderRef[];

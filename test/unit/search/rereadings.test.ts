@@ -1,5 +1,5 @@
 /**
- * Globs models write that rg reads otherwise, found by the tester of issue 12 (items 2–5, 16 and 17): each
+ * Globs models write that rg reads otherwise, found in testing: each
  * used to answer "No files found" (or list the wrong files) with no note. Real rg, real files.
  */
 import * as assert from 'node:assert/strict';

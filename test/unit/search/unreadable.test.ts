@@ -1,5 +1,5 @@
 /**
- * Issue 12, points 6 and 7: entries that cannot be read cost only themselves, and error text never quotes a
+ * Entries that cannot be read cost only themselves, and error text never quotes a
  * file. Root reads everything, so when the tests run as root rg runs as `nobody` (see `unprivilegedRipgrep`),
  * and the command-line case runs the built CLI as `nobody` too; as another user, permissions apply anyway.
  */
@@ -40,7 +40,7 @@ function unprivilegedCli(bin: string): (tool: string, input: object, cwd: string
 /** The too-long path as rg reports it: `deep/` and all 17 long folder names (the one it cannot open). */
 const DEEP = /^deep\/d00x+(\/d\d\dx+){16}$/;
 
-describe('unreadable entries cost only themselves (issue 12, point 6)', function () {
+describe('unreadable entries cost only themselves', function () {
   this.timeout(120_000);
   let ws: RealisticWorkspace;
   let bin: string;
@@ -140,7 +140,7 @@ describe('a workspace folder this user cannot read (tester, item 14)', function 
   });
 });
 
-describe('error text quotes no file contents (issue 12, point 7)', function () {
+describe('error text quotes no file contents', function () {
   this.timeout(60_000);
   const SECRET = 'SCOUT_IGNORE_FILE_SECRET';
 

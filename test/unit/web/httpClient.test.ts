@@ -90,7 +90,7 @@ const ROUTES: Record<string, (res: ServerResponse, method: string) => void> = {
   '/empty-gzip': (res) => res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': '0' }).end(),
   '/stacked-5': (res) => res.writeHead(200, { 'content-encoding': 'gzip, br, deflate, br, gzip' }).end(encodeAs('gzip, br, deflate, br, gzip', TEXT)),
   '/stacked-6': (res) => res.writeHead(200, { 'content-encoding': 'gzip, br, deflate, br, gzip, br' }).end(encodeAs('gzip, br, deflate, br, gzip, br', TEXT)),
-  // Issue 16: 5,000 codings (the most Node's 16 KiB header limit lets through) on a 19 KB body that really is
+  // 5,000 codings (the most Node's 16 KiB header limit lets through) on a 19 KB body that really is
   // brotli 5,000 times over: it took 15–31 s to decode, with a blocking pause of up to 2.3 s to build decoders.
   '/br-5000': (res) => res.writeHead(200, { 'content-encoding': Array(5000).fill('br').join(',') }).end(NESTED_BROTLI),
   '/coding-with-controls': (res) => res.writeHead(200, { 'content-encoding': 'x\x9b31m\x85gzip' }).end('x'),

@@ -32,7 +32,7 @@ function textOf(chars: number, topic: string): string {
   return `${text.slice(0, chars - 1).trimEnd().padEnd(chars - 1, 's')}.`;
 }
 
-describe('web/convert main content (issue 11)', () => {
+describe('web/convert main content', () => {
   describe('keep-or-drop rule for Readability\'s article', () => {
     it('keeps a short article when it is most of the content text', () => {
       assert.equal(keepsArticle(427, 0, 600), true); // the 427-character brief under a mega-menu
@@ -114,7 +114,7 @@ describe('web/convert main content (issue 11)', () => {
     });
   });
 
-  describe('listings, menus and discussions (issue 11 review)', () => {
+  describe('listings, menus and discussions', () => {
     const siteHeader = `<header class="site-header"><a class="brand" href="/">Field Notes</a><nav><ul>${Array.from({ length: 12 }, (_, i) => `<li><a href="/topics/${i}">Topic menu ${i}</a></li>`).join('')}</ul></nav></header>`;
     const siteFooter = '<footer class="site-footer"><a href="/about">About this site</a> <a href="/privacy">Privacy policy</a></footer>';
 
@@ -213,7 +213,7 @@ describe('web/convert main content (issue 11)', () => {
       }
     });
 
-    it('keeps a data table that stands between two parts of a post, which Readability dropped (issue 11 review)', () => {
+    it('keeps a data table that stands between two parts of a post, which Readability dropped', () => {
       // The input that broke it: a pricing table beside the post's text blocks, not inside one; Readability
       // scores paragraphs, so the table (holding none) was left out as if it were a sidebar.
       const block = (cls: string, from: number, count: number): string =>
@@ -233,7 +233,7 @@ describe('web/convert main content (issue 11)', () => {
       assert.deepEqual([withSidebar.content, withSidebar.markdown.includes('Plan 11')], ['readability', false]);
     });
 
-    it('keeps the rows of a table Readability appended to the article as a <div> (issue 11 review: every row was lost)', () => {
+    it('keeps the rows of a table Readability appended to the article as a <div> (every row was once lost)', () => {
       // Readability appends a sibling that shares the article's class, renaming a <table> to <div>: its rows
       // then hang under a <div>, which the table rules must still render as a table.
       const block = (from: number, count: number): string => Array.from({ length: count }, (_, i) => `<p>Paragraph ${from + i}: ${textOf(260, `plan ${from + i}`)}</p>`).join('');

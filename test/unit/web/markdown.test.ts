@@ -272,7 +272,7 @@ describe('web/convert htmlToMarkdown', () => {
     });
   });
 
-  describe('Markdown fidelity on inputs that broke (issue 11), read back with a CommonMark renderer', () => {
+  describe('Markdown fidelity on inputs that broke, read back with a CommonMark renderer', () => {
     it('turns a link wrapping a paragraph into one link on one line', () => {
       const markdown = md('<a href=/u><p>Title</p></a>');
       assert.deepEqual(renderedLinks(markdown), [{ text: 'Title', href: 'https://docs.example/u' }]);

@@ -62,7 +62,7 @@ describe('web/convert ConvertWorkerPool', function () {
     assert.deepEqual(results.map(markdownOf), ['a', 'b', 'c']);
   });
 
-  describe('handing the body over (issue 15: the calling thread never decodes it)', () => {
+  describe('handing the body over (the calling thread never decodes it)', () => {
     it("sends every byte of the body to the conversion process, leaving the caller's buffer intact", async () => {
       const pool = poolOf(STALLING_WORKER, 1);
       for (const bytes of [Buffer.alloc(3 * 1024 * 1024, 0x61), Buffer.alloc(10_000, 0x62).subarray(100, 5100), Buffer.from('<p>small</p>')]) {
@@ -186,7 +186,7 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.deepEqual([result.failure, result.text, result.page, result.charsetSource], ['worker-error', '<p>ok ✓</p>', null, 'fallback']);
     });
 
-    it('keeps converting small pages while a large one holds every other process (issue 11 review: parallel fetches starved)', async () => {
+    it('keeps converting small pages while a large one holds every other process (parallel fetches once starved)', async () => {
       const pool = poolOf(STALLING_WORKER, 1);
       const busy = new AbortController();
       const heavy = pool.render({ ...request('', 200_000, 'x-test/stall'), bytes: Buffer.alloc(SMALL_REQUEST_BYTES + 1, 0x61) }, 60_000, busy.signal);
@@ -215,7 +215,7 @@ describe('web/convert ConvertWorkerPool', function () {
     });
 
     it('keeps the calling process up when a conversion process really runs V8 out of memory, and returns the decoded source', async () => {
-      // The input that broke it (issue 11 review): a dense 5 MiB page ran a worker thread out of memory, and V8
+      // The input that broke it: a dense 5 MiB page ran a worker thread out of memory, and V8
       // aborted the whole process. Here the conversion process fills its 512 MB heap for real.
       const pool = poolOf(STALLING_WORKER, 1);
       const source = '<p>page text before the conversion ran out of memory</p>';
@@ -341,7 +341,7 @@ describe('web/convert ConvertWorkerPool', function () {
       assert.equal(junk?.kind === 'pdf' && junk.pdf.status, 'invalid');
     });
 
-    it('reads no page stream past its decode limit: a page that inflates to 80 MiB is reported unread, the others are read (issue 11 review: 1.76 GB)', async () => {
+    it('reads no page stream past its decode limit: a page that inflates to 80 MiB is reported unread, the others are read (such a page once took 1.76 GB)', async () => {
       // The input that broke it, scaled down: a content stream of a few kB that inflates past MAX_PDF_STREAM_BYTES
       // (the bench measures the process's peak on an 800 MiB one).
       const bomb = await flateBomb('BOMBTEXT', MAX_PDF_STREAM_BYTES + 16 * 1024 * 1024);

@@ -20,7 +20,7 @@ describe('web_search text cleaning', () => {
   });
 
   it('shows control characters, also ones decoded from references, as control pictures and escapes', () => {
-    // Issue 16: an ESC sequence from a provider erased lines on a terminal; bidi overrides reorder text.
+    // An ESC sequence from a provider erased lines on a terminal; bidi overrides reorder text.
     assert.equal(cleanText('a\x1b[4A\x1b[J b\u0007 &#27;]0;title&#7; \u009b2J \u202eevil\u202c'), 'a␛[4A␛[J b␇ ␛]0;title␇ \\u009b2J \\u202eevil\\u202c');
     assert.equal(cleanText('one\r\ntwo\u2028three\u0085four'), 'one two three\\u0085four');
     assert.equal(plainLine(' tab\there\u0000 '), 'tab here␀');
@@ -131,7 +131,7 @@ describe('web_search output', () => {
   });
 
   it('renders hostile titles, snippets, dates and answers as exactly their text, with Scout\'s links only', () => {
-    // Issue 16: each of these formed a link, image, autolink, raw HTML or other structure before.
+    // Each of these formed a link, image, autolink, raw HTML or other structure before.
     const hostile = [
       '<https://evil.example/x>',
       '<a href="https://evil.example">click</a> <img src=x onerror=alert(1)>',

@@ -1,5 +1,5 @@
 /**
- * Issue 16: text a search provider controls (titles, snippets, dates, answers, error texts, the reason
+ * Text a search provider controls (titles, snippets, dates, answers, error texts, the reason
  * phrase, headers) reaches the model, the `--json` value and a terminal as printable text that forms no
  * Markdown structure. Each input below broke one of these before.
  */

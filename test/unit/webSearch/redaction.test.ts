@@ -11,7 +11,7 @@ describe('web_search key redaction', () => {
   it('redacts the key as echoed, in any ASCII case', () => {
     assert.equal(redactSecret(`Invalid key ${KEY}.`, KEY), 'Invalid key [redacted].');
     assert.equal(redactSecret(`INVALID KEY ${KEY.toUpperCase()}`, KEY), 'INVALID KEY [redacted]');
-    // Issue 16: the key echoed inside a host name comes back lowercased by URL parsing.
+    // The key echoed inside a host name comes back lowercased by URL parsing.
     const url = new URL(`https://${KEY}.collector.example/path`).href;
     assert.equal(url, `https://${KEY.toLowerCase()}.collector.example/path`);
     assert.equal(redactSecret(url, KEY), 'https://[redacted].collector.example/path');

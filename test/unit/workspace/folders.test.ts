@@ -79,7 +79,7 @@ describe('resolveTarget', () => {
     assert.equal(await errorCode('loop1', folders), 'INVALID_ARGUMENT');
   });
 
-  it('gives every outside path one answer, whether it exists or not (issue 12)', async () => {
+  it('gives every outside path one answer, whether it exists or not', async () => {
     const message = async (pathArg: string) => {
       try {
         await resolveTarget(pathArg, folders);

@@ -391,7 +391,7 @@ function dropsTableBeside(root: Element, page: PageProfile): boolean {
 const MIN_PROBE_CHARS = 50;
 
 /**
- * The fallback chain when Readability's article is not used (issue 11): the page's `<main>`, else its
+ * The fallback chain when Readability's article is not used: the page's `<main>`, else its
  * `<article>` holding the most text, else its `role="main"` element, each used when it holds at least half of
  * the cleaned body's text and with the navigation, sidebars and boilerplate inside it removed; else the body
  * without navigation, site header and footer, sidebars and boilerplate. Navigation and sidebars count by

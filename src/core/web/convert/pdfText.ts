@@ -5,7 +5,7 @@ import type * as PdfJs from 'pdfjs-dist/legacy/build/pdf.mjs' with { 'resolution
 /** One item of a page's text content: a run of text, or a marked-content boundary. */
 type TextContentItem = Awaited<ReturnType<PdfJs.PDFPageProxy['getTextContent']>>['items'][number];
 
-/** Pages of one PDF whose text is read at most (issue 11; Scout's choice: a long manual or specification). */
+/** Pages of one PDF whose text is read at most (Scout's choice: a long manual or specification). */
 export const MAX_PDF_PAGES = 500;
 
 /**

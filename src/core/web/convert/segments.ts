@@ -20,8 +20,8 @@ export interface SegmentedMarkdown {
 export const UNCONVERTED_REST = '(Scout stopped converting here: the conversion budget ran out. The rest of the page follows as its HTML source.)';
 
 /**
- * Converts a page too large for one DOM part by part, so memory stays bounded whatever the page (issue 11
- * review: a dense 5 MiB page aborted the whole process). The body is cut at `scan.cuts` (about
+ * Converts a page too large for one DOM part by part, so memory stays bounded whatever the page (a
+ * dense 5 MiB page aborted the whole process). The body is cut at `scan.cuts` (about
  * `SEGMENT_NODES` nodes each, at block boundaries); each part is parsed after the start tags of the elements
  * open at its start, so it builds the tree it had in the whole page, then prepared like a whole page (URLs
  * made absolute against the page's base, scripts, banners and, with `extractMainContent`, the navigation,

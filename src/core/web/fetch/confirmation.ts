@@ -10,7 +10,7 @@ export interface FetchConfirmation {
 }
 
 /**
- * Whether fetching `url` needs the user's confirmation first, and what to ask (issue 4: confirm a domain the
+ * Whether fetching `url` needs the user's confirmation first, and what to ask (confirm a domain the
  * user has not trusted, warning that page text is untrusted input).
  *
  * Returns undefined when no question is needed: the host is an auto-approved domain (setting

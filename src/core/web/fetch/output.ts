@@ -90,7 +90,7 @@ export function fitsInOneResult(parts: FetchOutputParts, maxChars: number): bool
 }
 
 /**
- * The complete result saved when the body does not fit (issue 11): the `Fetched` line, the notes and
+ * The complete result saved when the body does not fit: the `Fetched` line, the notes and
  * {@link HEADER_END}, a blank line, and the whole body. It has no `Source:` line: the source id names what the model was shown inline.
  */
 export function completeFetchText(parts: FetchOutputParts): string {

@@ -88,7 +88,7 @@ export function createWebFetchTool(convertWorkerPath: string, options: WebFetchT
 }
 
 /**
- * web_fetch (seed 004, issues 4 and 11): fetches one public http(s) URL and returns it as Markdown (HTML), as
+ * web_fetch (seed 004): fetches one public http(s) URL and returns it as Markdown (HTML), as
  * text (text, JSON, XML, Markdown) or as the text of its pages (PDF), headed `Fetched <finalUrl> (HTTP <status>)`.
  *
  * The whole body (up to the 5 MiB download cap) is decoded and converted in a separate process within

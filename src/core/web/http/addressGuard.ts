@@ -41,7 +41,7 @@ const RANGE_WORDS: Record<string, string> = {
 };
 
 /**
- * The private-network guard for model-chosen URLs (issue 4).
+ * The private-network guard for model-chosen URLs.
  *
  * An address may be contacted only when it is public unicast: ipaddr.js's `range()` is `unicast` and, for
  * IPv6, it lies in 2000::/3. That refuses loopback, RFC 1918 private, link-local, CGNAT (100.64/10),

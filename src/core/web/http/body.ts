@@ -6,7 +6,7 @@ import { quoteValue, ToolError } from '../../errors';
 /**
  * Most content codings one response may stack in `Content-Encoding` (RFC 9110 §8.4 allows a list): the limit
  * curl (`MAX_ENCODE_STACK`) and undici apply. Real servers use one; a longer list only makes the client
- * build and run decoders (issue 16: 5,000 `br` entries took 15–31 s).
+ * build and run decoders (5,000 `br` entries took 15–31 s).
  */
 export const MAX_CONTENT_CODINGS = 5;
 

@@ -6,9 +6,9 @@ import { bareHostname, effectivePort, parseWebUrl } from './url';
 import type { AddressGuard } from './addressGuard';
 import { readBody, type BodyCut } from './body';
 
-/** Issue 4: decoded bytes one response may deliver (5 MiB), counted after decompression. */
+/** Decoded bytes one response may deliver (5 MiB), counted after decompression. */
 export const DEFAULT_MAX_BODY_BYTES = 5 * 1024 * 1024;
-/** Issue 4: redirect hops followed before `WEB_REDIRECT`. */
+/** Redirect hops followed before `WEB_REDIRECT`. */
 export const DEFAULT_MAX_REDIRECTS = 5;
 
 const USER_AGENT = 'Mozilla/5.0 (compatible; Scout/0.1; +VS Code extension)';

@@ -1,5 +1,5 @@
 /**
- * Runs `task` for every item at once (issue 5: the queries of one web_search call run concurrently).
+ * Runs `task` for every item at once (the queries of one web_search call run concurrently).
  *
  * Each task gets the batch's signal, which aborts when `parent` does or when any task fails. When every task
  * succeeds, resolves their results in item order. On the first failure the batch signal aborts, so the other

@@ -1,6 +1,6 @@
 /**
- * Redaction of a search provider's API key from everything Scout shows (issue 5: keys never appear in
- * results, errors or logs, even when a provider echoes them; issue 16: not in another case, encoding or
+ * Redaction of a search provider's API key from everything Scout shows (keys never appear in
+ * results, errors or logs, even when a provider echoes them; not in another case, encoding or
  * piece either).
  *
  * The guarantee ({@link redactSecret}): after redaction, `text` holds no run of {@link MIN_PIECE} or more

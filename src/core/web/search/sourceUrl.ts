@@ -17,7 +17,7 @@ export function resultUrl(raw: unknown): string | undefined {
 }
 
 /**
- * The key under which two source URLs count as the same page (issue 5): host lowercased and without a
+ * The key under which two source URLs count as the same page: host lowercased and without a
  * leading `www.` or trailing root dot, default port dropped (WHATWG parsing does this), fragment dropped,
  * trailing slashes of the path dropped (`/docs/` = `/docs`, `https://a.com/` = `https://a.com`). Scheme,
  * other ports, path case and the query string still distinguish pages. `url` must be absolute.

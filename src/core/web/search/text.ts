@@ -1,7 +1,7 @@
 import { showControlPictures } from '../../controlCharacters';
 
 /**
- * Cleaning of the text fields search providers return (issues 5 and 16): Brave wraps matched words in
+ * Cleaning of the text fields search providers return: Brave wraps matched words in
  * `<strong>`, APIs leave HTML entities in snippets, any field may hold line breaks, and a hostile provider may
  * send terminal escape sequences or bidi overrides. Everything shown to the model goes through
  * {@link cleanText} (JSON APIs) or {@link plainLine} (text already decoded by a DOM).

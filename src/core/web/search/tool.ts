@@ -26,7 +26,7 @@ export function createWebSearchTool(convertWorkerPath: string): ScoutTool<WebSea
 }
 
 /**
- * web_search (seed 004, issue 5): runs 1 to `searchMaxQueries` queries concurrently on the provider the
+ * web_search (seed 004): runs 1 to `searchMaxQueries` queries concurrently on the provider the
  * settings select (DuckDuckGo by default, needing no key), merges their results round-robin by rank,
  * de-duplicated by normalised URL and capped at `searchMaxResults`, and lists them as Markdown links after
  * any answer the provider wrote. The first failing query aborts the others and is the call's error.
@@ -156,7 +156,7 @@ function cut(text: string, max: number): string {
 }
 
 /**
- * Keys never appear in results or errors (issues 5 and 16): should a provider echo the API key back (in an
+ * Keys never appear in results or errors: should a provider echo the API key back (in an
  * error text, a result or a result's URL, in any case, percent-encoded or in base64), every piece of it in
  * `value`'s strings is replaced (see `redactSecret` for exactly what is covered).
  */

@@ -16,7 +16,7 @@ describe('web_fetch confirmation', () => {
   });
 
   it('shows a host holding Markdown as written, in code, with no bold text or link of its own', () => {
-    // Issue 16: this host rendered "(verified-safe)" in bold inside "To stop being asked for …".
+    // This host once rendered "(verified-safe)" in bold inside "To stop being asked for …".
     const url = 'https://docs.python.org`**(verified-safe)**`.evil.example/[x](https://evil.example)';
     const question = fetchConfirmation(url, webFetchConfig());
     assert.ok(question);

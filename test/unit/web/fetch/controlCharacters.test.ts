@@ -9,7 +9,7 @@ import { pdfDocument } from '../../../helpers/pdfFixtures';
 import { builtConvertWorker, webFetchConfig, webToolEnv } from '../../../helpers/webFetchEnv';
 
 /**
- * Issue 16, item 4: nothing a server sends may move or forge web_fetch's `Fetched`/`Source`/`Note` header, in
+ * Nothing a server sends may move or forge web_fetch's `Fetched`/`Source`/`Note` header, in
  * the model's text or on a terminal through the CLI. The hostile server below writes raw HTTP, so its reason
  * phrase and header values hold bytes Node's own server would refuse to send.
  */
@@ -65,7 +65,7 @@ function assertHeaderIntact(text: string, url: string): void {
   assert.equal(lines[blank - 1], HEADER_END);
 }
 
-describe('web_fetch against a server sending control characters (issue 16)', function () {
+describe('web_fetch against a server sending control characters', function () {
   this.timeout(60_000);
   let server: Awaited<ReturnType<typeof startHostileServer>>;
   before(async () => (server = await startHostileServer()));

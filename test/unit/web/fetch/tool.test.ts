@@ -108,7 +108,7 @@ const LATE_META_PAGE = html('<h1>Новости</h1><p>Совет директо
 /** The review's dense 5 MiB pages, whose conversion ran a worker thread out of memory and aborted the whole process. */
 const DENSE = densePages();
 
-/** The bar of issue 11: an article after 300 KB of head scripts, a 600,000-character article, a PDF. */
+/** Pages that once lost their article: an article after 300 KB of head scripts, a 600,000-character article, a PDF. */
 const HEAD_HEAVY = corpusPage('news', 11, { headChars: 420_000, articleChars: 9000, comments: 25 });
 const LONG_ARTICLE = corpusPage('blog', 12, { headChars: 60_000, articleChars: 600_000, comments: 10 });
 const SPEC = specPage(2_000_000, 3);
@@ -296,7 +296,7 @@ describe('web_fetch tool', function () {
     });
   });
 
-  describe('whole pages (issue 11)', () => {
+  describe('whole pages', () => {
     // The largest budget the setting allows: these check what is converted, not how fast (the bench does that).
     const roomy = webFetchConfig({ conversionTimeoutMs: 120_000 });
 
@@ -347,7 +347,7 @@ describe('web_fetch tool', function () {
       assert.ok(!spilled[0]!.includes('Explore all sections'), 'no navigation in the spill');
     });
 
-    it('saves the whole raw HTML when conversion runs past its budget and the source is over the cap (issue 11 review)', async () => {
+    it('saves the whole raw HTML when conversion runs past its budget and the source is over the cap', async () => {
       // The input that broke it: a 50,000-character page whose conversion stalled; its raw source was cut at
       // fetchMaxOutputChars and the rest was lost, where every other over-cap result is saved whole.
       const stalling = createWebFetchTool(path.join(__dirname, '..', 'fixtures', 'stallingConvertWorker.js'));
@@ -369,7 +369,7 @@ describe('web_fetch tool', function () {
     });
   });
 
-  describe('PDF (issue 11)', () => {
+  describe('PDF', () => {
     it('warns about a page whose fonts map to no Unicode, and writes overprinted bold text once', async () => {
       const unmapped = await fetch(server.url('/unmapped-fonts.pdf'));
       assert.match(unmapped.text, /\nNote: the text of page 1 is not readable: the PDF's fonts map their glyphs to no characters, so it comes out as control pictures and stray symbols\. Look for an HTML or text version of the document\.\n/);
@@ -401,7 +401,7 @@ describe('web_fetch tool', function () {
       assert.match(out.text, /Note: the HTML nests deeper than 512 levels, so the raw HTML is shown\./);
     });
 
-    it('converts the dense 5 MiB pages of the review in parts and stays up for the next call (issue 11 review: the host aborted)', async function () {
+    it('converts the dense 5 MiB pages of the review in parts and stays up for the next call (they once aborted the host)', async function () {
       // The largest conversion budget the setting allows: these check what comes back, not how fast (the bench
       // measures time and the conversion process's memory for the same pages).
       this.timeout(300_000);
@@ -415,7 +415,7 @@ describe('web_fetch tool', function () {
     });
 
     it('converts 10,000 images', async function () {
-      // The largest conversion budget the setting allows: on a busy machine the default 10 s ran out (issue 16).
+      // The largest conversion budget the setting allows: on a busy machine the default 10 s ran out.
       this.timeout(150_000);
       const out = await fetch(server.url('/images'), webFetchConfig({ conversionTimeoutMs: 120_000 }));
       assert.equal(out.value.format, 'markdown');

@@ -7,7 +7,7 @@ import type { SearchHints, SearchProvider } from './types';
 const MAX_COUNT = 20;
 
 /**
- * Brave's free plan allows one request per second (issue 5), so every Brave request of this process, from
+ * Brave's free plan allows one request per second, so every Brave request of this process, from
  * concurrent queries and concurrent calls alike, starts at least a second after the one before.
  */
 const spacer = new RequestSpacer(1000);

@@ -30,7 +30,7 @@ export interface SelectedProvider {
 }
 
 /**
- * Selects the provider for one call from the settings (issue 5: per call, so the tool stays registered
+ * Selects the provider for one call from the settings (per call, so the tool stays registered
  * whatever the provider state): `scout.webSearch.provider`, its base URL (the user's `baseUrls` entry, which
  * is not subject to the private-network guard, or the provider's public default, which is), and for a keyed
  * provider its API key read with `getSecret(webSearchSecretName(id))`.

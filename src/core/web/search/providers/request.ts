@@ -8,7 +8,7 @@ import { cleanText, objectField } from '../text';
 import type { ProviderContext, SearchProvider } from './types';
 import { hostAdvice } from '../../../hostAdvice';
 
-/** Issue 5: on HTTP 429 a provider request is retried once, after `Retry-After` but never more than 5 s. */
+/** On HTTP 429 a provider request is retried once, after `Retry-After` but never more than 5 s. */
 export const MAX_RETRY_WAIT_MS = 5000;
 /** The wait before that retry when the 429 response gives no usable `Retry-After`. */
 export const DEFAULT_RETRY_WAIT_MS = 1000;

@@ -55,7 +55,7 @@ export interface ProviderContext {
   readonly workers: ConvertWorkerPool;
 }
 
-/** One web search backend behind web_search (issue 5). */
+/** One web search backend behind web_search. */
 export interface SearchProvider {
   readonly id: ProviderId;
   /** Its name in messages: "Brave Search". */
