@@ -271,8 +271,15 @@ describe('grep tool', () => {
   });
 
   it('fails SEARCH_RAW_OUTPUT_OVERFLOW past rawOutputMaxBytes', async () => {
-    const error = await grepError({ pattern: 'needle' }, { folders: [folder(root)], search: { rawOutputMaxBytes: 1000 } });
-    assert.equal(error.code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
+    // One file whose every match line alone is far past the cap, so the overflow cannot depend on which file
+    // rg happens to print first.
+    const dir = makeTree({ 'big.txt': `${'needle '.repeat(400)}\n`.repeat(5) });
+    try {
+      const error = await grepError({ pattern: 'needle' }, { folders: [folder(dir)], search: { rawOutputMaxBytes: 1000 } });
+      assert.equal(error.code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
+    } finally {
+      removeTree(dir);
+    }
   });
 
   describe('a carriage return inside a matched line', () => {
