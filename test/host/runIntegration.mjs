@@ -14,7 +14,7 @@
 // 4. runs the browser-side UI tests (ui/*.ui.mjs, see test/host/uiHost.mjs) against the same page;
 // 5. opens a multi-root workspace (folders "api" and "web"), where suite/multiRoot/*.test.ts run, and a
 //    window with no folder, where suite/emptyWindow/*.test.ts run.
-// The code-server process group is always killed. SCOUT_TEST_TIMEOUT_MS (default 900000) bounds the run.
+// The code-server process group is always killed. SCOUT_TEST_TIMEOUT_MS (default 1800000) bounds the run.
 // SCOUT_KEEP_HOST=1 keeps the temporary folder (logs, fixture) for a look after a failure.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -24,7 +24,7 @@ import { AGENT_MODE_SETTINGS, ensureHost, freePort, installVsix, launchChromium,
 import { setUiHost } from './uiHost.mjs';
 
 const started = Date.now();
-const timeoutMs = Number(process.env.SCOUT_TEST_TIMEOUT_MS ?? 900_000);
+const timeoutMs = Number(process.env.SCOUT_TEST_TIMEOUT_MS ?? 1_800_000);
 /** ms one window's in-host suites may take before the run fails. */
 const WINDOW_TIMEOUT_MS = 300_000;
 /** ms a workbench page may take to load (playwright's default is 30 s). */
@@ -100,7 +100,8 @@ try {
     env: { SCOUT_TEST_RESULTS: results, SCOUT_TEST_COLORS: process.stdout.isTTY ? '1' : '0' },
   });
   browser = await launchChromium();
-  const page = await browser.newPage();
+  // Its own context: @axe-core/playwright opens a second page in the context of the page it checks.
+  const page = await (await browser.newContext()).newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   say(`code-server ${server.url} (pid ${server.pid}), workspace ${workspace}`);
 
