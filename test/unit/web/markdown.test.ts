@@ -173,7 +173,7 @@ describe('web/convert htmlToMarkdown', () => {
       '漢字 means Chinese characters.',
       'Energy is $E = mc^2$ and $x+1$.',
       '$$\\sum_{i=1}^n i$$',
-      '| Browser | Status |\n| --- | --- |\n| Chrome | check.svg |\n| Safari | Not supported |',
+      '| Browser | Status |\n| --- | --- |\n| Chrome | check |\n| Safari | Not supported |',
     ];
 
     for (const extractMainContent of [false, true]) {
@@ -189,6 +189,56 @@ describe('web/convert htmlToMarkdown', () => {
     it('keeps two adjacent links around blocks (cards) on lines of their own, and inline links on one line', () => {
       assert.equal(md('<div class="cards"><a href="/a"><div><h3>First card</h3></div></a><a href="/b"><div><h3>Second card</h3></div></a></div>'), '[First card](https://docs.example/a)\n\n[Second card](https://docs.example/b)');
       assert.equal(md('<p><a href="/a">one</a><a href="/b">two</a></p>'), '[one](https://docs.example/a)[two](https://docs.example/b)');
+    });
+  });
+
+  describe('images and the whitespace around them, in the shapes of real pages', () => {
+    // A Guardian photo essay: a <figure> whose <meta> and <picture><source> void elements each leave a space.
+    const figure = `<figure class="element element-image">
+        <meta itemprop="url" content="https://i.example/a.jpg" />
+        <meta itemprop="width" content="4800" />
+        <meta itemprop="height" content="3200" /><a href="#img-2" class="article__img-container">
+        <div class="u-responsive-ratio">
+            <picture><!--[if IE 9]><video style="display: none;"><![endif]-->
+            <source media="(min-width: 1300px)" sizes="880px" srcset="https://i.example/a.jpg?width=880 1760w" />
+            <source media="(min-width: 660px)" sizes="620px" srcset="https://i.example/a.jpg?width=620 1240w" />
+            <img class="gu-image" alt="Hori Parata at his farm." src="https://i.example/a.jpg?width=300" /></picture>
+        </div><span class="inline-expand-image"><svg width="22" height="22"><path d="M3.4 20.2"></path></svg></span></a>
+    </figure>`;
+
+    for (const [where, html] of [
+      ['after a paragraph', `<p>Seven decades later, Parata has overseen more than 500 strandings.</p>${figure}<p>After.</p>`],
+      ['after a list', `<ul><li><p>Hori Parata at his farm</p></li></ul>${figure}<p>After.</p>`],
+    ]) {
+      it(`never indents a figure's image link into an indented code block (${where})`, () => {
+        const markdown = md(html!);
+        const tokens = markdownTokens(markdown);
+        assert.ok(!tokens.some((t) => t.type === 'code_block'), markdown);
+        assert.ok(renderedLinks(markdown).some((l) => l.href === '#img-2'), markdown);
+        assert.doesNotMatch(markdown, /^ {4,}\[/m);
+      });
+    }
+
+    it('keeps the indent of a list item\'s own blocks and of fenced code', () => {
+      const html = '<ul><li><p>First paragraph.</p><p>Second paragraph.</p></li></ul><pre><code>    indented code line\n</code></pre>';
+      const markdown = md(html);
+      assert.match(markdown, /^- First paragraph\.\n {2}\n {2}Second paragraph\.$/m, markdown);
+      assert.match(markdown, /^```\n {4}indented code line\n```$/m, markdown);
+    });
+
+    it('drops an alt text that is only a file name (a camera\'s photo names), and keeps a describing one', () => {
+      const html = '<p>Lunch was good.</p><p><a href="/full/P1610279.jpg"><img alt="P1610279.jpg" src="/s/P1610279.jpg"></a> <img alt="performance.jpg" src="/p.png"></p><p><img alt="The harbour at dawn" src="/h.jpg"></p>';
+      const markdown = md(html);
+      assert.doesNotMatch(markdown, /P1610279|performance/, markdown);
+      assert.match(markdown, /!\[The harbour at dawn\]\(https:\/\/docs\.example\/h\.jpg\)/);
+    });
+
+    it('names a table\'s icon by its file name without the extension, but not a layout table\'s spacer and corner images', () => {
+      const html = '<table><tr><th>Task</th><th>State</th></tr><tr><td>Load map</td><td><img src="/img/fff-277-finished-2.png" width="20px"></td></tr></table>' +
+        '<table><tr><td><img src="/gazou/corner_1.gif"></td><td><img src="/gazou/spacer.gif"><b>Today</b></td><td><img src="/gazou/corner_2.gif"></td></tr></table>';
+      const markdown = md(html);
+      assert.match(markdown, /\| Load map \| fff-277-finished-2 \|/, markdown);
+      assert.doesNotMatch(markdown, /corner|spacer|\.png/, markdown);
     });
   });
 

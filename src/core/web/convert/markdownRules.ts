@@ -13,8 +13,40 @@ import { gfmTables } from './tables';
  */
 export function toMarkdown(root: Element): string {
   nestStrayLists(root);
-  return markPageLines(converter().turndown(root as unknown as HTMLElement).trim());
+  return markPageLines(withoutStrayIndents(converter().turndown(root as unknown as HTMLElement).trim()));
 }
+
+/**
+ * `markdown` with each block that follows a blank line (outside fenced code) indented no deeper than the
+ * block before it lets it be: the column of that block's text, past a list marker (`- `, `1. `) when it opens
+ * a list item. Only a list item's continuation is indented on purpose in Scout's Markdown; a deeper indent
+ * comes from the HTML's inline whitespace (turndown keeps one space after each void element such as
+ * `<source>` or `<meta>`), and four spaces more would make Markdown read the block as an indented code block:
+ * a Guardian `<figure>` put an image link 13 spaces in, and it showed as code.
+ */
+function withoutStrayIndents(markdown: string): string {
+  const lines = markdown.split('\n');
+  let fence: string | undefined;
+  let allowed = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const marker = /^[ \t]*(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== undefined) {
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+      continue;
+    }
+    if (line.trim() === '') continue;
+    const indent = /^[ \t]*/.exec(line)![0].length;
+    if ((i === 0 || lines[i - 1]!.trim() === '') && indent > allowed) lines[i] = ' '.repeat(allowed) + line.slice(indent);
+    const text = lines[i]!;
+    allowed = /^[ \t]*/.exec(text)![0].length + (LIST_MARKER.exec(text.trimStart())?.[0].length ?? 0);
+    if (marker !== undefined) fence = marker;
+  }
+  return lines.join('\n');
+}
+
+/** The marker that opens a list item (`- `, `1. `), after which its text starts. */
+const LIST_MARKER = /^(?:[-*+]|\d{1,9}[.)])[ \t]+/;
 
 /** Letters and digits in `markdown`'s text, leaving out link and image destinations and titles. */
 export function markdownLetterCount(markdown: string): number {
@@ -102,17 +134,20 @@ function converter(): TurndownService {
     replacement: (_content, node) => (node.getAttribute(TASK_MARKER_ATTRIBUTE) === 'x' ? '[x] ' : '[ ] '),
   });
   service.addRule('textlessLink', {
-    filter: (node) => node.nodeName === 'A' && normaliseSpace(node.textContent ?? '') === '' && !node.querySelector('img[alt]:not([alt=""])'),
+    filter: (node) => node.nodeName === 'A' && normaliseSpace(node.textContent ?? '') === '' && !Array.from(node.querySelectorAll('img')).some((img) => describingAlt(img) !== ''),
     replacement: () => '',
   });
-  // An image without alt text says nothing, except in a table, where an icon is the cell's value (a status table
-  // of check and cross icons came out empty): there its title, or its file name, stands for it.
+  // An image without alt text says nothing, nor does one whose alt text is a file name (a camera's
+  // `P1610279.jpg`), except in a table, where an icon is the cell's value (a status table of check and cross
+  // icons came out empty): there its title, or its file name without the extension, stands for it, unless the
+  // name is a layout image's (`spacer.gif`, `corner_1.gif`).
   service.addRule('altlessImage', {
-    filter: (node) => node.nodeName === 'IMG' && ((node.getAttribute('alt') ?? '').trim() === '' || !node.getAttribute('src')),
+    filter: (node) => node.nodeName === 'IMG' && (describingAlt(node) === '' || !node.getAttribute('src')),
     replacement: (_content, node) => {
-      const alt = (node.getAttribute('alt') ?? '').trim();
+      const alt = describingAlt(node);
       if (alt !== '' || !node.closest('td, th')) return alt;
-      return normaliseSpace(node.getAttribute('title') ?? node.getAttribute('aria-label') ?? '') || fileNameOf(node.getAttribute('src') ?? '');
+      const name = fileNameOf(node.getAttribute('src') ?? '').replace(IMAGE_EXTENSION, '');
+      return normaliseSpace(node.getAttribute('title') ?? node.getAttribute('aria-label') ?? '') || (LAYOUT_IMAGE_NAME.test(name) ? '' : name);
     },
   });
   // A formula {@link MATH_MARKER_ATTRIBUTE} marked: its TeX between dollars, as written (no Markdown escapes).
@@ -149,6 +184,19 @@ export function keepCodeLineBreaks(document: Document): void {
     code.replaceWith(pre);
     pre.appendChild(code);
   }
+}
+
+/** An image file name's extension. */
+const IMAGE_EXTENSION = /\.(?:jpe?g|png|gif|webp|svg|bmp|ico|tiff?|avif|heic)$/i;
+/** An image's alt text that is only a file name (`P1610279.jpg`, `performance.jpg`): it describes nothing. */
+const FILE_NAME_ALT = /^[^\s/\\]{1,100}\.(?:jpe?g|png|gif|webp|svg|bmp|ico|tiff?|avif|heic)$/i;
+/** File names of images that only lay a page out: spacers, corners, blank and transparent pixels. */
+const LAYOUT_IMAGE_NAME = /^(?:spacer|space|blank|clear|transparent|trans|pixel|dot|shim|1x1|corner|spc)(?:[-_. ]?\w{0,3})?$/i;
+
+/** `img`'s alt text, trimmed; '' when it has none or it is only a file name ({@link FILE_NAME_ALT}). */
+function describingAlt(img: Element): string {
+  const alt = (img.getAttribute('alt') ?? '').trim();
+  return FILE_NAME_ALT.test(alt) ? '' : alt;
 }
 
 /** The attribute of the element that stands for a MathML formula (htmlDocument.ts puts it there): `inline` or `block`. */
