@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CorpusManifest } from './corpus';
 import type { ChildReport, ChildRequest } from './scoutProcess';
+import { RG_PATH } from '../helpers/searchEnv';
 
 /**
  * How the benchmark measures, in one place:
@@ -44,8 +45,8 @@ export function summarize(values: readonly number[]): Stats {
 
 export const MiB = 1024 * 1024;
 const REPO = path.resolve(__dirname, '..', '..');
-/** The rg the benchmarks run, as Scout's tests do (rg 15 from @vscode/ripgrep-universal). */
-export const BENCH_RG = path.join(REPO, 'node_modules', '@vscode', 'ripgrep-universal', 'bin', 'linux-x64', 'rg');
+/** The rg the benchmarks run: the unit tests' rg, the binary `@vscode/ripgrep` installs for this machine. */
+export const BENCH_RG = RG_PATH;
 const GNU_TIME = '/usr/bin/time';
 
 /** One rg run: wall ms (spawn to close), stdout bytes drained, exit status. */

@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild';
 import { CORPUS_QUERY, defaultCorpusDir, ensureCorpus, type CorpusManifest } from './workspaceSearchCorpus';
 import type { ProfileSummary } from '../profile';
 import type { MemoryReply, ProfileReply, RunReply } from './workspaceSearchProcess';
+import { BENCH_RG } from '../measure';
 
 /** Wall-time figures of repeated runs, in ms. */
 export interface Timing {
@@ -41,8 +42,8 @@ export interface WorkspaceSearchBench {
 }
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
-/** The rg Scout ships (rg 15), as the brief prescribes. */
-export const BENCH_RIPGREP = path.join(REPO, 'node_modules', '@vscode', 'ripgrep-universal', 'bin', 'linux-x64', 'rg');
+/** The rg every bench case runs (see measure.ts). */
+export const BENCH_RIPGREP = BENCH_RG;
 
 function timing(samples: number[]): Timing {
   const sorted = [...samples].sort((a, b) => a - b);
