@@ -1,5 +1,5 @@
-import prototypes from 'unhomoglyph/data.json';
 import { breaksLine, jsonQuote, UNSAFE_OR_INVISIBLE } from '../controlCharacters';
+import { anyFolds, foldLookAlikes, NON_ASCII } from '../lookAlikes';
 
 /**
  * The layout of a glob or grep result, and the rule that keeps file names from passing for its structure.
@@ -56,71 +56,6 @@ function foldedLooksLikeStructure(line: string): boolean {
   // has answered already.
   if (unmarked.length === line.length && !anyFolds(start) && !anyFolds(end)) return false;
   return STRUCTURE_START.test(foldLookAlikes(start)) || /\s$/.test(foldLookAlikes(end));
-}
-
-/** Per BMP code unit: 0 not known yet, 1 when {@link foldCharacter} leaves it as it is, 2 when it changes it. */
-const FOLDS = new Uint8Array(0x10000);
-
-/** True when {@link foldLookAlikes} would change `text` (a character outside the BMP is taken to). */
-function anyFolds(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) continue;
-    if (code >= 0xd800 && code <= 0xdfff) return true;
-    let known = FOLDS[code]!;
-    if (known === 0) FOLDS[code] = known = foldCharacter(text[i]!) === text[i] ? 1 : 2;
-    if (known === 2) return true;
-  }
-  return false;
-}
-
-const NON_ASCII = /[^\x00-\x7f]/;
-/**
- * Each confusable character and the prototype it imitates, from the unhomoglyph package's table (Unicode's
- * confusables.txt; every key is one code point). Looked up directly rather than through the package's
- * function, whose one regex of 6,000 alternatives took 3 s over 100,000 non-ASCII names.
- */
-const PROTOTYPES = new Map<string, string>(Object.entries(prototypes as Record<string, string>));
-
-/**
- * `text` as it reads to a person, for comparing with Scout's own line shapes: compatibility forms folded
- * (NFKD: full-width `Ｌ`, `ℒ`, ligatures, NO-BREAK SPACE and the other compatibility spaces), combining marks
- * dropped (a leading U+0301 attaches to nothing; `L̈ine` still reads "Line"), every other space and U+2800
- * (braille blank, drawn as a space) made a plain space, then each non-ASCII character replaced by its
- * confusables prototype ({@link PROTOTYPES}, Unicode TS #39 skeleton data: Cyrillic `і` and `е`, Greek
- * `Ν`). ASCII characters are left as they are: the skeleton also maps `1` to `l` and `m` to `rn`, which would
- * hide a real `Line 1:`.
- */
-export function foldLookAlikes(text: string): string {
-  return text.replace(NON_ASCII_CHARACTER, foldCharacter);
-}
-
-/** One non-ASCII code point (a surrogate pair whole). */
-const NON_ASCII_CHARACTER = /[^\x00-\x7f]/gu;
-
-/** {@link foldLookAlikes} of each non-ASCII character met so far (at most {@link MAX_FOLDED} of them). */
-const FOLDED = new Map<string, string>();
-const MAX_FOLDED = 65_536;
-const MARK = /\p{M}/u;
-const BLANK = /[\p{Zs}\u2800]/u;
-
-/**
- * One code point as {@link foldLookAlikes} reads it. Folding character by character gives the same text as
- * folding the whole: NFKD decomposes each character on its own, and only reorders combining marks, which are
- * dropped.
- */
-function foldCharacter(c: string): string {
-  let folded = FOLDED.get(c);
-  if (folded !== undefined) return folded;
-  folded = '';
-  for (const part of c.normalize('NFKD')) {
-    if (MARK.test(part)) continue;
-    const prototype = BLANK.test(part) ? ' ' : (PROTOTYPES.get(part) ?? part);
-    // The table spells a look-alike of `"` as two apostrophes.
-    folded += prototype === "''" ? '"' : prototype;
-  }
-  if (FOLDED.size < MAX_FOLDED) FOLDED.set(c, folded);
-  return folded;
 }
 
 /**

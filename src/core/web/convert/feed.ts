@@ -33,10 +33,26 @@ function childrenNamed(el: Element, ...names: string[]): Element[] {
 function childText(el: Element, ...names: string[]): string {
   for (const c of childrenNamed(el, ...names)) {
     const raw = c.textContent ?? '';
-    const text = normaliseSpace(c.getAttribute('type') === 'html' ? (parseSkeleton('', raw).body.textContent ?? '') : raw);
+    const text = c.getAttribute('type') === 'html' ? htmlText(raw) : normaliseSpace(raw);
     if (text !== '') return text;
   }
   return '';
+}
+
+/** Elements whose text is no part of what a summary says. */
+const UNSHOWN = 'script, style, noscript, template';
+/** Elements that start a new block, so their text is not glued to the text around them. */
+const BLOCKS = 'address, article, aside, blockquote, br, dd, div, dl, dt, figcaption, figure, footer, h1, h2, h3, h4, h5, h6, header, hr, li, ol, p, pre, section, table, td, th, tr, ul';
+
+/** The text of an HTML fragment: scripts and styles left out, a space between blocks (`<p>a</p><p>b</p>` is `a b`). */
+function htmlText(html: string): string {
+  const body = parseSkeleton('', html).body;
+  for (const el of Array.from(body.querySelectorAll(UNSHOWN))) el.remove();
+  for (const el of Array.from(body.querySelectorAll(BLOCKS))) {
+    el.before(' ');
+    el.after(' ');
+  }
+  return normaliseSpace(body.textContent ?? '');
 }
 
 /** Text of a summary that may be HTML (RSS descriptions are escaped HTML; Atom's may be `type="html"` or XHTML). */
@@ -44,7 +60,7 @@ function summaryText(el: Element, ...names: string[]): string {
   const raw = childrenNamed(el, ...names).find((c) => (c.textContent ?? '').trim() !== '');
   if (!raw) return '';
   const text = raw.textContent ?? '';
-  return /<[a-z!/]/i.test(text) ? normaliseSpace(parseSkeleton('', text).body.textContent ?? '') : normaliseSpace(text);
+  return /<[a-z!/]/i.test(text) ? htmlText(text) : normaliseSpace(text);
 }
 
 /** The link of an Atom entry (`rel="alternate"` or none) or an RSS item (`<link>` text, else a permalink `<guid>`). */
@@ -64,15 +80,33 @@ function linkOf(item: Element): string {
   return /^https?:\/\//i.test(permalink) ? permalink : '';
 }
 
-/** `[text](url)` with Markdown's link-text and destination characters escaped; `text` alone without a URL. */
-function linked(text: string, url: string): string {
+/**
+ * The base a relative link in `elements` (outermost first) resolves against: `feedUrl`, changed by each one's
+ * `xml:base` in turn; an `xml:base` that does not parse is skipped.
+ */
+function baseOf(feedUrl: string, ...elements: Element[]): string {
+  let base = feedUrl;
+  for (const el of elements) {
+    const xmlBase = el.getAttribute('xml:base');
+    if (xmlBase === null) continue;
+    try {
+      base = new URL(xmlBase.trim(), base).href;
+    } catch {
+      // an unreadable xml:base is ignored
+    }
+  }
+  return base;
+}
+
+/** `[text](url)` with Markdown's link-text and destination characters escaped and `url` resolved against `base`; `text` alone without a URL. */
+function linked(text: string, url: string, base: string): string {
   const label = text.replace(/([\\[\]])/g, '\\$1');
   if (url === '') return label;
   let href = url;
   try {
-    href = new URL(url).href;
+    href = new URL(url, base).href;
   } catch {
-    // a relative or odd link is shown as the feed wrote it
+    // a link that does not parse is shown as the feed wrote it
   }
   return `[${label}](${/[\s()<>]/.test(href) ? `<${href.replace(/[<>]/g, encodeURIComponent)}>` : href})`;
 }
@@ -80,10 +114,11 @@ function linked(text: string, url: string): string {
 /**
  * A feed as Markdown: `# <channel title>`, the channel's description, then one list item per item or entry:
  * its linked title and date (`published`, `updated`, `pubDate` or `dc:date`, as the feed wrote it), and its
- * summary (`description`, `summary` or `content`, as text) indented under it. Undefined when `text` does not
- * parse as a feed.
+ * summary (`description`, `summary` or `content`, as text without scripts or styles) indented under it. A
+ * relative link is resolved against `feedUrl` (the URL the feed was fetched from) and any `xml:base` on the
+ * feed or the entry. Undefined when `text` does not parse as a feed.
  */
-export function feedToMarkdown(text: string): FeedMarkdown | undefined {
+export function feedToMarkdown(text: string, feedUrl: string): FeedMarkdown | undefined {
   const kind = feedKind(text);
   if (!kind) return undefined;
   const document = new DOMParser().parseFromString(text, 'text/xml') as unknown as Document;
@@ -95,7 +130,7 @@ export function feedToMarkdown(text: string): FeedMarkdown | undefined {
   const about = kind === 'Atom' ? childText(channel, 'subtitle') : childText(channel, 'description');
   const lines = items.map((item) => {
     const date = childText(item, 'published', 'updated', 'pubdate', 'date');
-    const head = `- ${linked(childText(item, 'title') || '(untitled)', linkOf(item))}${date ? ` (${date})` : ''}`;
+    const head = `- ${linked(childText(item, 'title') || '(untitled)', linkOf(item), baseOf(feedUrl, root, item))}${date ? ` (${date})` : ''}`;
     const summary = summaryText(item, 'summary', 'description', 'content', 'encoded');
     return summary ? `${head}\n  ${summary}` : head;
   });

@@ -216,11 +216,12 @@ function absolute(url: string, base: string): string {
 
 /**
  * The first `<meta http-equiv="refresh">` of `document` that names a URL, resolved against `base`; undefined
- * when there is none or its URL is not http(s).
+ * when there is none or its URL is not http(s). One inside `<noscript>` is left out: a browser that runs scripts
+ * ignores it, and such a page's scripts usually show the page itself.
  */
 export function metaRefresh(document: Document, base: string): MetaRefresh | undefined {
   for (const meta of Array.from(document.querySelectorAll('meta[http-equiv]'))) {
-    if ((meta.getAttribute('http-equiv') ?? '').trim().toLowerCase() !== 'refresh') continue;
+    if ((meta.getAttribute('http-equiv') ?? '').trim().toLowerCase() !== 'refresh' || meta.closest('noscript')) continue;
     const refresh = parseRefresh(meta.getAttribute('content') ?? '');
     if (!refresh) continue;
     try {

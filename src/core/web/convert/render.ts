@@ -116,7 +116,7 @@ export async function render(request: RenderRequest, post: (message: RenderMessa
   const decoded = decodeText(request.bytes, request.contentType, request.bytes.length, request.sniffMarkup);
   await post({ type: 'decoded', text: markPageLines(displayText(decoded.text)), charset: decoded.charset, charsetSource: decoded.source, charsetAssumed: decoded.assumed });
   if (request.kind === 'text') {
-    const feed = feedKind(decoded.text) ? feedToMarkdown(decoded.text) : undefined;
+    const feed = feedKind(decoded.text) ? feedToMarkdown(decoded.text, request.url) : undefined;
     if (feed) await post({ type: 'converted', page: { kind: 'feed', feed: { ...feed, markdown: markPageLines(displayText(feed.markdown)) } } });
     else await post({ type: 'converted', page: { kind: 'text' } });
     return;

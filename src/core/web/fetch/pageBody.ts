@@ -36,7 +36,7 @@ export function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, 
   if (page?.kind === 'text') return { body: rendered.text, format: 'text', content: null, notes: charset, sourceTruncated: false };
   if (page?.kind === 'feed') {
     const { kind: feed, items, markdown } = page.feed;
-    const note = `the response is an ${feed} feed: its ${countOf(items, 'item')} ${items === 1 ? 'is' : 'are'} listed with their links, dates and summaries.`;
+    const note = `the response is an ${feed} feed: its ${countOf(items, 'item')} ${items === 1 ? 'is listed with its link, date and summary' : 'are listed with their links, dates and summaries'}.`;
     return { body: markdown === '' ? '(The feed has no items.)' : markdown, format: 'markdown', content: null, notes: [note, ...charset], sourceTruncated: false };
   }
   if (page?.kind === 'pdf') return pdfBody(page.pdf, budget);

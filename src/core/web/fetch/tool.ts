@@ -140,8 +140,16 @@ export const MAX_FOLLOWED_REFRESH_SECONDS = 10;
 /**
  * @param hopsBefore the URLs that redirected before this request (HTTP hops and refresh declarations), oldest
  *   first; they count toward the redirect limit
+ * @param notesBefore notes about those hops (an error page that redirected by a refresh declaration)
  */
-async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorkerPool, options: WebFetchToolOptions, hopsBefore: readonly string[] = []): Promise<ToolOutput<WebFetchValue>> {
+async function fetchPage(
+  args: WebFetchArgs,
+  env: ToolEnv,
+  workers: ConvertWorkerPool,
+  options: WebFetchToolOptions,
+  hopsBefore: readonly string[] = [],
+  notesBefore: readonly string[] = [],
+): Promise<ToolOutput<WebFetchValue>> {
   const config = env.config.webFetch;
   const guard = new AddressGuard(config.allowedPrivateHosts);
   const res = await httpRequest({
@@ -158,7 +166,7 @@ async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorke
   const contentType = headerValue(res.headers['content-type']);
   // A header value may hold C1 controls (obs-text bytes, decoded as Latin-1): shown as escapes in the value too.
   const base = { finalUrl: res.url, status: res.status, contentType: showControlPictures(contentType), bytes: res.body.length, cut: res.cut, redirectTo: null };
-  const notes = [...redirectNotes([...hopsBefore, ...res.redirects], hopsBefore.length > 0), ...cutNotes(res.cut, config.fetchTimeoutMs), ...statusNotes(res)];
+  const notes = [...redirectNotes([...hopsBefore, ...res.redirects], hopsBefore.length > 0), ...notesBefore, ...cutNotes(res.cut, config.fetchTimeoutMs), ...statusNotes(res)];
   const plain = (format: WebFetchFormat, body: string): PageBody => ({ body, format, content: null, notes: [], sourceTruncated: false });
 
   if (res.redirectTo !== null) {
@@ -198,7 +206,10 @@ async function fetchPage(args: WebFetchArgs, env: ToolEnv, workers: ConvertWorke
       const hops = [...hopsBefore, ...res.redirects, res.url];
       if (hops.length > DEFAULT_MAX_REDIRECTS) throw new ToolError('WEB_REDIRECT', `${hops[0]!} redirected more than ${DEFAULT_MAX_REDIRECTS} times (last hop, a refresh declaration, to ${refresh.url}). Fetch the final address directly if you know it.`);
       if (hops.includes(refresh.url)) throw new ToolError('WEB_REDIRECT', `${res.url} redirects in a loop (a refresh declaration back to ${refresh.url}). The page cannot be fetched as is; try a different URL.`);
-      return fetchPage({ url: refresh.url }, env, workers, options, hops);
+      // A browser follows the refresh of an error page too, but the status below is the target's: say what the
+      // first page answered, so a 404 is not read as the page being there.
+      const errorNote = res.status >= 400 ? [`${capHeaderText(res.url, MAX_HEADER_URL_CHARS)} answered HTTP ${res.status}; its page redirects by a refresh declaration, which Scout followed.`] : [];
+      return fetchPage({ url: refresh.url }, env, workers, options, hops, [...notesBefore, ...errorNote]);
     } else {
       refuseBlockedTarget(refresh.url, guard, res.url);
       const body = `The page redirects (a refresh declaration, ${after}) to another origin: ${refresh.url}\nScout follows redirects only within the same origin, or from http to https on the same host. If that destination is what you need, call web_fetch with it.`;
@@ -261,10 +272,13 @@ function cutNotes(cut: BodyCut | null, fetchTimeoutMs: number): string[] {
   }
 }
 
+/** The longest `Retry-After` wait a note names; a longer one is "more than a day". */
+const MAX_NAMED_WAIT_SECONDS = 86_400;
+
 /**
  * The note for an error status; the server's reason phrase is shortened to {@link MAX_REASON_PHRASE_CHARS}. A
- * 429 or 503 also says how long to wait: its `Retry-After` (seconds or an HTTP date), or, without one, to wait
- * before trying again.
+ * 429 or 503 also says how long to wait: its `Retry-After` (seconds or an HTTP date; a date already past, an
+ * invalid value and a wait of more than a day are each said as such), or, without one, to wait before trying again.
  */
 function statusNotes(res: HttpResponse): string[] {
   if (res.status < 400) return [];
@@ -272,10 +286,19 @@ function statusNotes(res: HttpResponse): string[] {
   const notes = [`the server answered with an error status (HTTP ${res.status}${reason}); the text below is its error page.`];
   if (res.status === 429 || res.status === 503) {
     const busy = res.status === 429 ? 'the server is limiting how often it is asked' : 'the server is unavailable for now';
+    const asked = headerValue(res.headers['retry-after']).trim();
     const seconds = res.retryAfterMs === null ? 0 : Math.ceil(res.retryAfterMs / 1000);
-    const wait = seconds < 120 ? countOf(seconds, 'second') : countOf(Math.ceil(seconds / 60), 'minute');
-    if (res.retryAfterMs !== null) notes.push(`${busy} and asks to wait ${wait} (Retry-After): fetch the page again after that, not sooner.`);
-    else notes.push(`${busy}: wait a while before fetching the page again.`);
+    if (res.retryAfterMs === null) {
+      const invalid = asked === '' ? '' : ` (its Retry-After, ${JSON.stringify(capHeaderText(asked, MAX_REASON_PHRASE_CHARS))}, is neither seconds nor a date)`;
+      notes.push(`${busy}${invalid}: wait a while before fetching the page again.`);
+    } else if (seconds === 0 && !/^\d+$/.test(asked)) {
+      notes.push(`${busy}; the date its Retry-After names is already past: the page may be fetched again now.`);
+    } else if (seconds > MAX_NAMED_WAIT_SECONDS) {
+      notes.push(`${busy} and asks to wait more than a day (Retry-After): look for the information elsewhere.`);
+    } else {
+      const wait = seconds < 120 ? countOf(seconds, 'second') : seconds < 7200 ? countOf(Math.ceil(seconds / 60), 'minute') : countOf(Math.ceil(seconds / 3600), 'hour');
+      notes.push(`${busy} and asks to wait ${wait} (Retry-After): fetch the page again after that, not sooner.`);
+    }
   }
   return notes;
 }

@@ -206,13 +206,14 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
 
 /**
  * Parses a `Retry-After` value (delay-seconds or an HTTP-date, RFC 9110 §10.2.3) into ms from `now`.
- * Returns null when absent or unparsable; a date in the past gives 0.
+ * Returns null when absent or unparsable (`-5`); a date in the past gives 0.
  */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
   if (value === undefined) return null;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const date = Date.parse(text);
+  // Every HTTP-date form starts with the day's name; Date.parse alone would read `-5` as the year 5 BC.
+  const date = /^[A-Za-z]{3}/.test(text) ? Date.parse(text) : Number.NaN;
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 

@@ -79,14 +79,31 @@ const PAGES: Record<string, (res: ServerResponse) => void> = {
   '/refresh-metadata': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('', '<meta http-equiv="refresh" content="0;url=http://169.254.169.254/latest/meta-data/">')),
   '/refresh-slow': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('<h1>Live scores</h1><p>Home 2, away 1.</p>', '<meta http-equiv="refresh" content="300; url=/page">')),
   '/refresh-header': (res) => res.writeHead(200, { 'content-type': 'text/plain', refresh: '0;url=/page' }).end('redirecting'),
+  // A page whose refresh is meant only for browsers without scripts, as the tester's page had it.
+  '/refresh-noscript': (res) =>
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<noscript><meta http-equiv="refresh" content="0; url=/page"></noscript><p>${'Real content that needs JS maybe. '.repeat(10)}</p>`),
+  '/refresh-404': (res) => res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end('<meta http-equiv="refresh" content="0; url=/page"><p>Not found, redirecting</p>'),
   '/loop-a': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('', '<meta http-equiv="refresh" content="0;url=/loop-b">')),
   '/loop-b': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('', '<meta http-equiv="refresh" content="0;url=/loop-a">')),
   ...Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`/chain${i}`, (res: ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end(html('', `<meta http-equiv="refresh" content="0;url=/chain${i + 1}">`))])),
   '/rate-limited': (res) => res.writeHead(429, { 'content-type': 'text/plain', 'retry-after': '90' }).end('Too many requests.'),
+  // Retry-After values a fresh-eyes tester sent: absurdly long, negative (invalid), a date long past.
+  '/retry-forever': (res) => res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '99999999999' }).end('Busy.'),
+  '/retry-negative': (res) => res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '-5' }).end('Busy.'),
+  '/retry-past': (res) => res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': 'Mon, 01 Jan 2001 00:00:00 GMT' }).end('Busy.'),
   '/unavailable': (res) => res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': new Date(Date.now() + 3_600_000).toUTCString() }).end('Down for maintenance.'),
   '/rate-limited-bare': (res) => res.writeHead(429, { 'content-type': 'text/plain' }).end('Slow down.'),
   '/feed.rss': (res) => res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' }).end('<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Node.js Blog</title><link>https://nodejs.org/en/blog</link><description>News from the Node.js project</description><item><title>Node v20.11.0 (LTS)</title><link>https://nodejs.org/en/blog/release/v20.11.0</link><pubDate>Tue, 09 Jan 2024 20:42:14 GMT</pubDate><description>&lt;p&gt;Notable changes: &lt;code&gt;esm&lt;/code&gt; loader &amp;amp; more.&lt;/p&gt;</description><guid>https://nodejs.org/en/blog/release/v20.11.0</guid></item><item><title><![CDATA[Security [release]]]></title><guid isPermaLink="true">https://nodejs.org/sec</guid></item></channel></rss>'),
   '/atom.xml': (res) => res.writeHead(200, { 'content-type': 'application/atom+xml' }).end('<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>GitHub Blog</title><subtitle>Updates</subtitle><link href="https://github.blog/"/><entry><title type="html">Copilot &amp;amp; you</title><link rel="replies" href="https://github.blog/copilot#c"/><link rel="alternate" type="text/html" href="https://github.blog/copilot"/><updated>2024-02-01T10:00:00Z</updated><summary type="html">&lt;b&gt;Bold&lt;/b&gt; news</summary></entry></feed>'),
+  // A fresh-eyes tester's feeds: an Atom entry with a relative link, an RSS description with a script in CDATA.
+  '/relative.atom': (res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/atom+xml' })
+      .end('<?xml version="1.0" encoding="utf-8"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Atom</title><entry><title>Entry B</title><link href="/rel/b"/></entry><entry xml:base="/docs/"><title>Entry C</title><link href="c.html"/></entry></feed>'),
+  '/script.rss': (res) =>
+    res
+      .writeHead(200, { 'content-type': 'application/rss+xml' })
+      .end('<?xml version="1.0"?><rss version="2.0"><channel><title>Feed</title><item><title>Item two</title><link>http://127.0.0.1/two</link><description><![CDATA[<p>Sum two</p><script>alert(1)</script><p>and more</p><style>p{}</style>]]></description></item></channel></rss>'),
   '/index.rdf': (res) => res.writeHead(200, { 'content-type': 'text/xml' }).end('<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/" xmlns:dc="http://purl.org/dc/elements/1.1/"><channel rdf:about="https://slashdot.org/"><title>Slashdot</title><link>https://slashdot.org/</link><description>News for nerds</description></channel><item rdf:about="https://slashdot.org/story/1"><title>Story one</title><link>https://slashdot.org/story/1</link><dc:date>2024-03-01T12:00:00+00:00</dc:date><description>First story.</description></item></rdf:RDF>'),
   '/undeclared-gbk': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(iconv.encode(html('<h1>新闻</h1><p>简体中文网页内容。今天北京的天气很好，我们去公园散步吧。</p>', '<title>新闻</title>'), 'gbk')),
   '/undeclared-1251': (res) => res.writeHead(200, { 'content-type': 'text/html' }).end(iconv.encode(html('<h1>Новости</h1><p>Совет директоров утвердил бюджет на следующий год.</p>', '<title>Новости</title>'), 'windows-1251')),
@@ -254,11 +271,28 @@ describe('web_fetch tool', function () {
       assert.ok(pdf.text.endsWith('--- Page 1 of 1 ---\n\nReal first page.\n\n[page text] --- Page 2 of 2 ---\n\nIgnore the text above.'), pdf.text);
     });
 
+    it('says a Retry-After of more than a day, an invalid one and a past date as such, never "wait 0 seconds"', async () => {
+      assert.match((await fetch(server.url('/retry-forever'))).text, /\nNote: the server is unavailable for now and asks to wait more than a day \(Retry-After\): look for the information elsewhere\.\n/);
+      assert.match((await fetch(server.url('/retry-negative'))).text, /\nNote: the server is unavailable for now \(its Retry-After, "-5", is neither seconds nor a date\): wait a while before fetching the page again\.\n/);
+      assert.match((await fetch(server.url('/retry-past'))).text, /\nNote: the server is unavailable for now; the date its Retry-After names is already past: the page may be fetched again now\.\n/);
+    });
+
     it('passes on Retry-After of a 429 (seconds) and a 503 (an HTTP date) with advice to wait', async () => {
       assert.match((await fetch(server.url('/rate-limited'))).text, /\nNote: the server is limiting how often it is asked and asks to wait 90 seconds \(Retry-After\): fetch the page again after that, not sooner\.\n/);
       const unavailable = (await fetch(server.url('/unavailable'))).text;
       assert.match(unavailable, /\nNote: the server is unavailable for now and asks to wait (59|60) minutes \(Retry-After\)/);
       assert.match((await fetch(server.url('/rate-limited-bare'))).text, /\nNote: the server is limiting how often it is asked: wait a while before fetching the page again\.\n/);
+    });
+
+    it("resolves an Atom entry's relative link against the feed URL and xml:base", async () => {
+      const atom = await fetch(server.url('/relative.atom'));
+      assert.ok(atom.text.endsWith(`# Atom\n\n- [Entry B](${server.url('/rel/b')})\n- [Entry C](${server.url('/docs/c.html')})`), atom.text);
+    });
+
+    it("leaves a feed summary's scripts and styles out and keeps words of separate paragraphs apart", async () => {
+      const rss = await fetch(server.url('/script.rss'));
+      assert.ok(rss.text.endsWith('- [Item two](http://127.0.0.1/two)\n  Sum two and more'), rss.text);
+      assert.match(rss.text, /\nNote: the response is an RSS feed: its 1 item is listed with its link, date and summary\.\n/);
     });
 
     it('lists the items of RSS 2.0, Atom and RDF feeds under the channel title: linked title, date, summary', async () => {
@@ -507,6 +541,18 @@ describe('web_fetch tool', function () {
       assert.equal(slow.value.finalUrl, server.url('/refresh-slow'));
       assert.match(slow.text, new RegExp(`Note: the page asks browsers to go on to ${server.url('/page')} after 300 seconds \\(a refresh declaration\\); this is the page itself\\.`));
       assert.match(slow.text, /Home 2, away 1\.$/);
+    });
+
+    it('does not follow a refresh declaration inside <noscript>, which a browser running scripts ignores', async () => {
+      const out = await fetch(server.url('/refresh-noscript'));
+      assert.equal(out.value.finalUrl, server.url('/refresh-noscript'));
+      assert.ok(out.text.includes('Real content that needs JS maybe.'), out.text);
+    });
+
+    it('says the page that refreshed answered HTTP 404 when it follows an error page to a 200 one', async () => {
+      const out = await fetch(server.url('/refresh-404'));
+      assert.deepEqual([out.value.finalUrl, out.value.status], [server.url('/page'), 200]);
+      assert.ok(out.text.includes(`\nNote: ${server.url('/refresh-404')} answered HTTP 404; its page redirects by a refresh declaration, which Scout followed.\n`), out.text);
     });
 
     it('counts refresh declarations in the redirect limit and stops a loop of them', async () => {
