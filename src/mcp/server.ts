@@ -130,10 +130,13 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
       server.sendResourceListChanged().catch(() => undefined);
       return spillLocator(saved, log);
     };
+    // Which of the client's roots were skipped, told in the result (an error too: it may be why a path is missing).
+    let note: string | undefined;
     try {
       const args = tool.parse(input, settings.config);
       // The web tools never read the workspace: they need no roots, and work without any.
-      const { folders, note } = WEB_TOOLS.includes(tool.name) ? { folders: [], note: undefined } : await workspace.folders();
+      const { folders, note: skipped } = WEB_TOOLS.includes(tool.name) ? { folders: [], note: undefined } : await workspace.folders();
+      note = skipped;
       const env: ToolEnv = {
         folders,
         config: settings.config,
@@ -154,7 +157,8 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
     } catch (e) {
       const error = isToolError(e) ? e : internalError(e, log);
       log.info(`${tool.name}: ${error.code} in ${Date.now() - started} ms`);
-      return { content: [{ type: 'text', text: formatToolError(error) }], isError: true };
+      const text = formatToolError(error);
+      return { content: [{ type: 'text', text: note ? `${text}\n\n${note}` : text }], isError: true };
     }
   }
 
