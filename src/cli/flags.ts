@@ -260,7 +260,7 @@ export function parseCommandLine(argv: readonly string[], cwd: string, flags: re
  */
 export function programName(script: string | undefined = process.argv[1]): string {
   const base = script === undefined ? '' : path.basename(script);
-  return base !== '' && !/\.[cm]?js$/i.test(base) ? base : 'node dist/cli.js';
+  return base !== '' && !/\.[cm]?[jt]s$/i.test(base) ? base : 'node dist/cli.js';
 }
 
 /**
