@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { defaultConfig, KEYED_WEB_SEARCH_PROVIDERS, settingProblem, webSearchKeyEnvVar, type ConfigKey, type ScoutConfig, type WebSearchConfig } from '../core/config';
 
 /** A mistake in how the CLI was called (exit status 2). */
@@ -252,10 +253,21 @@ export function parseCommandLine(argv: readonly string[], cwd: string, flags: re
 }
 
 /**
+ * How the user started the CLI, for its usage text: the command's own name when it ran through the package's
+ * bin (`scout`, a link npm makes to `dist/cli.js`), else `node dist/cli.js` (run from a checkout).
+ *
+ * @param script the script path Node was given (`process.argv[1]`).
+ */
+export function programName(script: string | undefined = process.argv[1]): string {
+  const base = script === undefined ? '' : path.basename(script);
+  return base !== '' && !/\.[cm]?[jt]s$/i.test(base) ? base : 'node dist/cli.js';
+}
+
+/**
  * The usage text, listing `tools` and every flag (those of one command marked so); with `command` =
  * {@link MCP_COMMAND} (`mcp --help`), the server's usage with only the flags that apply to it.
  */
-export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_FLAGS, command?: typeof MCP_COMMAND): string {
+export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_FLAGS, command?: typeof MCP_COMMAND, program = programName()): string {
   const shown = command === MCP_COMMAND ? flags.filter((f) => f.only !== 'tool') : flags;
   const marks = { tool: ' (not with mcp)', mcp: ' (mcp only)' };
   const rows = shown.map(
@@ -265,7 +277,7 @@ export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_
   const options = ['Options:', ...rows.map(([left, right]) => `  ${left.padEnd(width)}  ${right}`), `  ${'-h, --help'.padEnd(width)}  show this help`];
   if (command === MCP_COMMAND) {
     return [
-      `Usage: node dist/cli.js ${MCP_COMMAND} [options]`,
+      `Usage: ${program} ${MCP_COMMAND} [options]`,
       '',
       'Serves every Scout tool to Model Context Protocol clients over stdio (newline-delimited JSON-RPC) until',
       "stdin closes. The workspace is --cwd, else the client's roots, else the directory the server runs in",
@@ -276,12 +288,12 @@ export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_
       ...options,
       '',
       'Exit status: 0 when stdin closes or on SIGINT, SIGTERM or SIGHUP; 1 when stdout is gone; 2 bad usage.',
-      `Example: node dist/cli.js ${MCP_COMMAND} --cwd ~/project --provider brave`,
+      `Example: ${program} ${MCP_COMMAND} --cwd ~/project --provider brave`,
     ].join('\n');
   }
   return [
-    "Usage: node dist/cli.js <tool> ['<json arguments>'] [options]",
-    `       node dist/cli.js ${MCP_COMMAND} [options]`,
+    `Usage: ${program} <tool> ['<json arguments>'] [options]`,
+    `       ${program} ${MCP_COMMAND} [options]`,
     '',
     'Runs one Scout tool on a folder and prints exactly what a language model would see.',
     `With ${MCP_COMMAND}, serves every tool to Model Context Protocol clients over stdio until stdin closes.`,
@@ -291,6 +303,6 @@ export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_
     ...options,
     '',
     'Exit status: 0 success, 1 tool error (the Error: text is printed), 2 bad usage.',
-    `Example: node dist/cli.js grep '{"pattern":"TODO","include":"*.ts"}' --cwd ~/project`,
+    `Example: ${program} grep '{"pattern":"TODO","include":"*.ts"}' --cwd ~/project`,
   ].join('\n');
 }

@@ -130,11 +130,15 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
       server.sendResourceListChanged().catch(() => undefined);
       return spillLocator(saved, log);
     };
+    // Which of the client's roots were skipped, told in the result (an error too: it may be why a path is missing).
+    let note: string | undefined;
     try {
       const args = tool.parse(input, settings.config);
+      // The web tools never read the workspace: they need no roots, and work without any.
+      const { folders, note: skipped } = WEB_TOOLS.includes(tool.name) ? { folders: [], note: undefined } : await workspace.folders();
+      note = skipped;
       const env: ToolEnv = {
-        // The web tools never read the workspace: they need no roots, and work without any.
-        folders: WEB_TOOLS.includes(tool.name) ? [] : await workspace.folders(),
+        folders,
         config: settings.config,
         signal: extra.signal,
         log,
@@ -148,11 +152,13 @@ export function createScoutServer(settings: CliSettings, log: Logger, cwd: strin
       const output = await tool.run(args, env);
       log.info(`${tool.name}: done in ${Date.now() - started} ms`);
       const links = saved && output.spill ? saved.parts.map((_, i) => ({ type: 'resource_link' as const, ...asResource(saved!, i + 1) })) : [];
-      return { content: [{ type: 'text', text: output.text }, ...links] };
+      const text = note ? `${output.text}\n\n${note}` : output.text;
+      return { content: [{ type: 'text', text }, ...links] };
     } catch (e) {
       const error = isToolError(e) ? e : internalError(e, log);
       log.info(`${tool.name}: ${error.code} in ${Date.now() - started} ms`);
-      return { content: [{ type: 'text', text: formatToolError(error) }], isError: true };
+      const text = formatToolError(error);
+      return { content: [{ type: 'text', text: note ? `${text}\n\n${note}` : text }], isError: true };
     }
   }
 

@@ -29,6 +29,13 @@ export interface McpWorkspaceOptions {
   readonly log: Logger;
 }
 
+/** The folders of a call, and a note for its result when some of the client's roots were skipped. */
+export interface McpFolders {
+  readonly folders: readonly WorkspaceFolderRef[];
+  /** One sentence naming each skipped root and why, for the model (the log has it too). */
+  readonly note?: string;
+}
+
 /** What {@link McpWorkspace.clientRoots} says when `roots/list` failed or timed out. */
 const ROOTS_UNREAD = 'the client did not answer roots/list';
 
@@ -73,9 +80,9 @@ export class McpWorkspace {
    * @throws ToolError NO_WORKSPACE when no root is an existing folder, or when the working directory would
    *   be the workspace and is the file system root or the home folder.
    */
-  async folders(): Promise<readonly WorkspaceFolderRef[]> {
+  async folders(): Promise<McpFolders> {
     const { given, cwd, home } = this.options;
-    if (given !== undefined) return [folderAt(given)];
+    if (given !== undefined) return { folders: [folderAt(given)] };
     const roots = await this.clientRoots();
     if (typeof roots !== 'string') return this.foldersOfRoots(roots);
     if (roots === ROOTS_UNREAD) {
@@ -93,7 +100,7 @@ export class McpWorkspace {
       );
     }
     this.logOnce('info', `${roots}; the workspace is the working directory ${cwd}`);
-    return [folderAt(cwd)];
+    return { folders: [folderAt(cwd)] };
   }
 
   /** The client's roots changed (`notifications/roots/list_changed`): the next call asks for them again. */
@@ -127,13 +134,13 @@ export class McpWorkspace {
     }
   }
 
-  private async foldersOfRoots(roots: readonly Root[]): Promise<WorkspaceFolderRef[]> {
+  private async foldersOfRoots(roots: readonly Root[]): Promise<McpFolders> {
     const checked = await Promise.all(roots.map((root) => checkRoot(root, this.options.home)));
     const usable = checked.filter((c): c is { root: Root; dir: string } => c.dir !== undefined);
     const unusable = checked.filter((c): c is { root: Root; problem: string } => c.problem !== undefined);
+    const listed = unusable.slice(0, ROOTS_LISTED_MAX).map((c) => `${quoteValue(c.root.uri)} (${c.problem})`);
+    const more = unusable.length > ROOTS_LISTED_MAX ? ` and ${unusable.length - ROOTS_LISTED_MAX} more` : '';
     if (usable.length === 0) {
-      const listed = unusable.slice(0, ROOTS_LISTED_MAX).map((c) => `${quoteValue(c.root.uri)} (${c.problem})`);
-      const more = unusable.length > ROOTS_LISTED_MAX ? ` and ${unusable.length - ROOTS_LISTED_MAX} more` : '';
       throw new ToolError(
         'NO_WORKSPACE',
         `The client's workspace ${unusable.length === 1 ? 'root is not a folder' : 'roots are not folders'} Scout can search: ${listed.join('; ')}${more}. Open a project folder in the client, or start the server with --cwd DIR.`,
@@ -144,7 +151,8 @@ export class McpWorkspace {
     folders.forEach((folder, i) => {
       if (folder.name !== naturalName(usable[i]!)) this.logOnce('info', `two roots would be named ${quoteValue(naturalName(usable[i]!))}: the folder ${folder.path} is named ${quoteValue(folder.name)}`);
     });
-    return folders;
+    if (unusable.length === 0) return { folders };
+    return { folders, note: `Scout skipped the client's ${unusable.length === 1 ? 'root' : 'roots'} ${listed.join('; ')}${more}.` };
   }
 
   private logOnce(level: 'info' | 'warn', message: string): void {
@@ -211,9 +219,11 @@ function naturalName({ root, dir }: { root: Root; dir: string }): string {
  * undefined when it is not.
  */
 export function tooBroadToSearch(dir: string, home: string): string | undefined {
+  // Both checks see through symlinks: a link to `/` or to the home folder searches what it points to.
   const resolved = path.resolve(dir);
-  if (path.parse(resolved).root === resolved) return 'the file system root';
-  return realOrResolved(resolved) === realOrResolved(home) ? 'your home folder' : undefined;
+  const real = realOrResolved(resolved);
+  const what = path.parse(real).root === real ? 'the file system root' : real === realOrResolved(home) ? 'your home folder' : undefined;
+  return what && real !== resolved ? `a link to ${what}` : what;
 }
 
 function realOrResolved(dir: string): string {

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, utimesSync,
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCommandLine } from '../../../src/cli/flags';
+import { parseCommandLine, programName } from '../../../src/cli/flags';
 import { CLI_MAIN, TSX_LOADER } from '../../helpers/cli';
 import { processesUnder } from '../../helpers/processes';
 import { RG_PATH } from '../../helpers/searchEnv';
@@ -177,5 +177,14 @@ describe('CLI', function () {
     assert.match(stdout, /\(code: SEARCH_ABORTED\)/);
     assert.deepEqual(processesUnder(root), []);
     assert.equal(existsSync(path.join(root, 'PWNED')), false);
+  });
+});
+
+describe('CLI: programName', () => {
+  it('is the bin name when run through the package bin, node dist/cli.js for a script', () => {
+    assert.equal(programName('/usr/lib/node_modules/.bin/scout'), 'scout');
+    assert.equal(programName('/repo/dist/cli.js'), 'node dist/cli.js');
+    assert.equal(programName('/repo/src/cli/main.ts'), 'node dist/cli.js');
+    assert.equal(programName(undefined), 'node dist/cli.js');
   });
 });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -49,7 +49,12 @@ describe('the npm package: npm pack, npm install --omit=dev, the scout command',
 
   it('holds the bundles the CLI and the MCP server run, and nothing of the extension or the sources', () => {
     const files = packed.files.map((f) => f.path).sort();
-    assert.deepEqual(files, [...BUNDLES, 'LICENSE', 'README.md', 'package.json'].sort());
+    const docs = readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+    assert.ok(docs.includes('docs/settings.md') && docs.includes('docs/cli.md'), docs.join());
+    assert.deepEqual(files, [...BUNDLES, ...docs, 'LICENSE', 'README.md', 'package.json'].sort());
+    for (const link of readFileSync(path.join(REPO, 'README.md'), 'utf8').matchAll(/\]\((docs\/[^)#]+)/g)) {
+      assert.ok(files.includes(link[1]!), `README links to ${link[1]}, which the package must hold`);
+    }
     assert.equal(manifest.bin.scout, 'dist/cli.js');
     assert.deepEqual(Object.keys(manifest.dependencies), ['@vscode/ripgrep'], 'every other library is bundled into dist/');
   });
@@ -67,6 +72,15 @@ describe('the npm package: npm pack, npm install --omit=dev, the scout command',
     assert.doesNotMatch(glob.stderr, /\[warn\]/);
     const grep = await run(scout, ['grep', '{"pattern":"GREETING"}'], { cwd: workspace, env });
     assert.equal(grep.stdout, `src/app.ts\nLine 1: export const GREETING = "hello";\n\nPaths are relative to ${workspace}.\n`);
+  });
+
+  it('names itself scout in its usage text, as its bin was run', async () => {
+    const help = await run(scout, ['--help'], { cwd: workspace, env });
+    assert.match(help.stdout, /^Usage: scout <tool> \['<json arguments>'\] \[options\]\n {7}scout mcp \[options\]\n/);
+    assert.match(help.stdout, /\nExample: scout grep /);
+    assert.doesNotMatch(help.stdout, /dist\/cli\.js/);
+    const bad = await run(scout, ['mcp', '--help'], { cwd: workspace, env });
+    assert.match(bad.stdout, /^Usage: scout mcp \[options\]/);
   });
 
   it('serves the tools over MCP as `scout mcp` to the SDK client', async () => {

@@ -11,14 +11,17 @@ describe('MCP server: the workspace', function () {
   let api: string;
   let web: string;
   let elsewhere: string;
+  /** Holds `rootlink`, a symlink to `/`. */
+  let links: string;
   const grep = { pattern: 'needle' };
   before(() => {
     api = makeTree({ 'src/server.ts': 'const needle = "api";\n' });
     web = makeTree({ 'src/page.tsx': 'export const needle = "web";\n' });
     elsewhere = makeTree({ 'notes.txt': 'needle in the working directory\n', 'a-file.txt': 'not a folder\n' });
+    links = makeTree({ rootlink: { symlink: '/' } });
     requireFreshBuild();
   });
-  after(() => [api, web, elsewhere].forEach(removeTree));
+  after(() => [api, web, elsewhere, links].forEach(removeTree));
 
   const root = (dir: string, name?: string) => ({ uri: pathToFileURL(dir).href, ...(name ? { name } : {}) });
 
@@ -102,6 +105,7 @@ describe('MCP server: the workspace', function () {
       [{ uri: 'file://fileserver/share/repo' }, 'it names no folder on this machine'],
       [{ uri: 'https://example.com/repo', name: 'remote' }, 'it names no folder on this machine'],
       [root('/'), '/ is the file system root, too broad to search as a workspace'],
+      [root(path.join(links, 'rootlink')), `${path.join(links, 'rootlink')} is a link to the file system root, too broad to search as a workspace`],
     ] as const;
 
     it('fail the call with NO_WORKSPACE naming the root and why, for each kind of bad root', async () => {
@@ -124,9 +128,10 @@ describe('MCP server: the workspace', function () {
       const skipped = bad();
       const scout = await connectScout({ cwd: elsewhere, roots: [skipped[0][0], root(api), ...skipped.slice(1).map(([r]) => r)] });
       try {
+        const note = `Scout skipped the client's roots ${skipped.map(([r, problem]) => `${JSON.stringify(r.uri)} (${problem})`).slice(0, 5).join('; ')} and ${skipped.length - 5} more.`;
         for (let i = 0; i < 2; i++) {
           const result = await scout.client.callTool({ name: 'grep', arguments: grep });
-          assert.equal(textOf(result), (await cliText('grep', grep, ['--cwd', api])).text);
+          assert.equal(textOf(result), `${(await cliText('grep', grep, ['--cwd', api])).text}\n\n${note}`);
         }
         assert.deepEqual(
           scout.stderr().split('\n').filter(Boolean),
@@ -210,6 +215,27 @@ describe('MCP server: the workspace', function () {
         await chosen.close();
       }
     });
+  });
+
+  it('refuses a root that is a symlink to /, and says in the result which root it skipped', async () => {
+    const rootlink = path.join(links, 'rootlink');
+    const scout = await connectScout({ cwd: elsewhere, roots: [root(api), root(rootlink)] });
+    try {
+      const result = await scout.client.callTool({ name: 'grep', arguments: { pattern: 'PRIVATE KEY', path: 'etc' } });
+      const text = textOf(result);
+      assert.ok(!text.includes('/etc/'), text);
+      assert.ok(text.endsWith(`\n\nScout skipped the client's root ${JSON.stringify(root(rootlink).uri)} (${rootlink} is a link to the file system root, too broad to search as a workspace).`), text);
+    } finally {
+      await scout.close();
+    }
+    const inLink = await connectScout({ cwd: rootlink });
+    try {
+      const result = await inLink.client.callTool({ name: 'grep', arguments: { pattern: 'PRIVATE KEY', path: 'etc' } });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /^Error: Scout has no workspace folder: the MCP server runs in .* \((a link to )?the file system root\)/);
+    } finally {
+      await inLink.close();
+    }
   });
 
   describe('a client whose roots/list fails', () => {
