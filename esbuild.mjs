@@ -12,6 +12,7 @@
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -149,9 +150,27 @@ const boundedPdfStreams = {
 };
 
 /**
+ * The extension reads one part of package.json, the tool declarations (src/core/toolDeclarations.ts); the
+ * VSIX holds the whole file beside the bundle anyway, so the bundle keeps only that part: about 4 KB of the
+ * VSIX's 1 MB budget once compressed.
+ * @type {import('esbuild').Plugin}
+ */
+const toolDeclarationsOnly = {
+  name: 'tool-declarations-only',
+  setup(build) {
+    const manifestPath = path.resolve('package.json');
+    build.onLoad({ filter: /[\\/]package\.json$/ }, async (args) => {
+      if (path.resolve(args.path) !== manifestPath) return undefined;
+      const manifest = JSON.parse(await readFile(args.path, 'utf8'));
+      return { contents: JSON.stringify({ contributes: { languageModelTools: manifest.contributes.languageModelTools } }), loader: 'json' };
+    });
+  },
+};
+
+/**
  * The confusables table (unhomoglyph/data.json, 6,311 entries) is read only by `foldLookAlikes` in
- * src/core/search/page.ts, whose folded text is tested against patterns of ASCII characters and white space
- * (`looksLikeStructure`). A look-alike whose prototype holds neither (one in another script) folds to
+ * src/core/lookAlikes.ts, whose folded text is tested against patterns of ASCII characters and white space
+ * (the shapes of Scout's own lines in file names and in web pages). A look-alike whose prototype holds neither (one in another script) folds to
  * characters that no such pattern can match, just as the look-alike itself, so the bundles leave those entries
  * out: about 19 KB of the VSIX's 1 MB budget once compressed. The answers are the same.
  * @type {import('esbuild').Plugin}
@@ -168,11 +187,11 @@ const asciiConfusablesOnly = {
 };
 
 const builds = [
-  { ...common, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir, plugins: [asciiConfusablesOnly] },
+  { ...common, entryPoints: { extension: 'src/vscode/extension.ts' }, outdir, plugins: [asciiConfusablesOnly, toolDeclarationsOnly] },
   { ...common, entryPoints: { cli: 'src/cli/launch.ts' }, outdir, banner: { js: '#!/usr/bin/env node' } },
   { ...common, entryPoints: { cliMain: 'src/cli/main.ts' }, outdir, plugins: [mcpInItsOwnBundle, asciiConfusablesOnly] },
   { ...common, entryPoints: { mcp: 'src/mcp/main.ts' }, outdir, plugins: [asciiConfusablesOnly] },
-  { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [withoutDomino, withoutCssParser, htmlparser2ParserOnly, lazyListenerTables] },
+  { ...common, entryPoints: { convertWorker: 'src/core/web/convert/worker.ts' }, outdir, plugins: [withoutDomino, withoutCssParser, htmlparser2ParserOnly, lazyListenerTables, asciiConfusablesOnly] },
   // pdf.js is ESM; as CommonJS its `import.meta.url` is empty, so its optional `require('@napi-rs/canvas')`
   // (a native canvas for rendering) fails quietly and is never loaded: Scout only reads text.
   { ...common, entryPoints: { pdfjs: 'src/core/web/convert/pdfjsBundle.mjs' }, outdir, logOverride: { 'empty-import-meta': 'silent' }, plugins: [boundedPdfStreams] },
