@@ -75,8 +75,9 @@ export class SpillStore implements vscode.Disposable {
   private disposed = false;
   private readonly released = new vscode.EventEmitter<string>();
   /**
-   * Fires with the URI of a spill document as Scout starts to release it. Untitled URIs are reused once a
-   * document is gone, so a run record that points at this URI must forget it now (see `RunLog.forgetDocument`).
+   * Fires with the URI of a spill document as Scout starts to release it, or lets it go untouched because
+   * someone edited it. Untitled URIs are reused once a document is gone, and an edited one is the user's, so a
+   * run record that points at this URI must forget it now (see `RunLog.forgetDocument`).
    */
   readonly onDidRelease = this.released.event;
 
@@ -266,6 +267,9 @@ export class SpillStore implements vscode.Disposable {
     // A copy opened again (see `current`) starts a new version count, so only the length tells there.
     const edited = document.getText().length !== spill.length || (document === spill.document && document.version !== spill.version);
     if (edited) {
+      // The run record forgets it too: otherwise Clear Results, or a reload, would find it recorded and take
+      // it back as Scout's, with the edit counted as its content, and empty it.
+      this.released.fire(document.uri.toString());
       this.log.info(`${spill.tool}: left the spill document ${name} open and untouched: it was edited, so it is the user's now`);
       return;
     }

@@ -112,7 +112,7 @@ describe('attack: a web search API key in the real editor', function () {
     }
     assert.ok(authorizations.length >= Object.keys(REPLIES).length && authorizations.every((a) => a === `Bearer ${KEY}`), 'the searches did not use the stored key');
 
-    const cards = await panel().locator('main#cards').innerText();
+    const cards = await panel().locator('#cards').innerText();
     for (const query of Object.keys(REPLIES)) assert.ok(cards.includes(query), `no card for "${query}"`);
     assert.deepEqual(leaks(cards), [], 'the results panel shows the key');
     const toasts = (await page.locator('.notification-toast').allInnerTexts()).join('\n');

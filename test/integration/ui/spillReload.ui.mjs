@@ -85,7 +85,7 @@ describe('spill documents across a window reload', function () {
     await oldest.locator('.card-actions').getByRole('button', { name: /^Open full result/ }).click();
     await page.locator('.tabs-container .tab.active', { hasText: `Scout glob "${PATTERN}": the text` }).waitFor();
     await page.locator('.monaco-editor .view-lines', { hasText: 'no longer kept' }).first().waitFor();
-    await page.locator('.monaco-editor .view-lines', { hasText: 'Over-cap results' }).first().waitFor();
+    await page.locator('.monaco-editor .view-lines', { hasText: 'docs/results.md' }).first().waitFor();
   });
 
   it('"Open full result" after Don\'t Save says the document was closed without saving, not that Scout released it', async () => {
