@@ -115,13 +115,17 @@ export function grepArgv(
 }
 
 /**
- * `argv` (a vector of {@link grepArgv}) with `--no-require-git`, for a workdir outside any git repository: rg
- * then applies `.gitignore` files there as VS Code's search does (alone, rg reads them only inside a
- * repository). Inside one the flag is left out, because with it rg no longer finds the `info/exclude` of a
- * linked worktree (whose `.git` is a file).
+ * `argv` (a vector of {@link grepArgv}) with `--no-require-git --no-ignore-parent`, for a workdir outside any
+ * git repository: rg then applies the `.gitignore` files in the workdir and below, as VS Code's search does
+ * (alone, rg reads them only inside a repository), and none in the folders above it, which VS Code's search
+ * leaves out too (it passes `--no-ignore-parent` unless `search.useParentIgnoreFiles` is on): a `.gitignore`
+ * in a home folder that is no repository must not hide the workspace's files. Inside a repository both flags
+ * are left out: with `--no-require-git` rg no longer finds the `info/exclude` of a linked worktree (whose
+ * `.git` is a file), and the repository's own `.gitignore` above a subfolder workspace applies, as in git.
  */
 export function withNoRequireGit(argv: readonly string[]): string[] {
-  return argv[0] === '--no-config' ? ['--no-config', '--no-require-git', ...argv.slice(1)] : ['--no-require-git', ...argv];
+  const flags = ['--no-require-git', '--no-ignore-parent'];
+  return argv[0] === '--no-config' ? ['--no-config', ...flags, ...argv.slice(1)] : [...flags, ...argv];
 }
 
 /**

@@ -55,7 +55,7 @@ interface ToolStats {
 }
 
 /** Scout's fixed rg options (argv.ts); any other option must carry a value after `=` ({@link VALUE_OPTIONS}). */
-const FIXED_RG_OPTIONS = new Set(['--no-config', '--files', '--files-with-matches', '--null', '--json', '--sort=modified', '--sort=path', '--crlf', '--binary', '--no-ignore', '--hidden', '--type=scoutinclude', '--no-require-git', '--type-add=scoutvisible:[!.]*', '--type-not=scoutvisible', '--pcre2', '--fixed-strings', ...VCS_DIRECTORIES.map((d) => `--glob=!${d}`)]);
+const FIXED_RG_OPTIONS = new Set(['--no-config', '--files', '--files-with-matches', '--null', '--json', '--sort=modified', '--sort=path', '--crlf', '--binary', '--no-ignore', '--hidden', '--type=scoutinclude', '--no-require-git', '--no-ignore-parent', '--type-add=scoutvisible:[!.]*', '--type-not=scoutvisible', '--pcre2', '--fixed-strings', ...VCS_DIRECTORIES.map((d) => `--glob=!${d}`)]);
 /** The options that carry a value taken from or derived from a model argument. */
 const VALUE_OPTIONS = ['--regexp=', '--glob=', '--type-add=scoutinclude:'];
 /** {@link UNSAFE_CHARACTERS} for one `test` (without its global flag, which keeps a position between calls). */

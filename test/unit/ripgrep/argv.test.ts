@@ -70,8 +70,8 @@ describe('ripgrep argv', () => {
       assert.deepEqual(grepArgv('x', 'src', {}, { output: 'files' }), ['--no-config', '--files', '--null', '--', 'src']);
     });
 
-    it('adds --no-require-git after --no-config, for a workdir outside any git repository', () => {
-      assert.deepEqual(withNoRequireGit(grepArgv('x', '.')), ['--no-config', '--no-require-git', '--json', '--crlf', '--regexp=x', '--', '.']);
+    it('adds --no-require-git and --no-ignore-parent after --no-config, for a workdir outside any git repository', () => {
+      assert.deepEqual(withNoRequireGit(grepArgv('x', '.')), ['--no-config', '--no-require-git', '--no-ignore-parent', '--json', '--crlf', '--regexp=x', '--', '.']);
     });
 
     it('lists only the hidden names the walk reaches with a type that selects nothing', () => {

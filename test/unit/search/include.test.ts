@@ -141,5 +141,17 @@ describe('grep include', function () {
         removeTree(root);
       }
     });
+
+    it('applies none above the workspace folder, as in VS Code search: a .gitignore in the folder that holds it hides nothing', async () => {
+      const outer = makeTree({ '.gitignore': '*.log\nws/src/\n', 'ws/app.log': 'needle\n', 'ws/src/a.js': 'needle\n', 'ws/.gitignore': 'dist/\n', 'ws/dist/b.js': 'needle\n' });
+      try {
+        assert.throws(() => execFileSync('git', ['rev-parse', '--git-dir'], { cwd: outer, stdio: 'pipe' }), 'the folder is not inside a git repository');
+        const ws = { folders: [folder(`${outer}/ws`)] };
+        assert.deepEqual(files(await grep({ pattern: 'needle' }, ws)), ['app.log', 'src/a.js']);
+        assert.deepEqual(files(await grep({ pattern: 'needle', include: '*.log' }, ws)), ['app.log']);
+      } finally {
+        removeTree(outer);
+      }
+    });
   });
 });
