@@ -23,7 +23,9 @@ const REQUIRED_KINDS = ['card header', 'argument value', 'counts', 'rows', 'matc
 const PANEL_CONTEXT = ['iframe.webview[src*="extensionId=scout-dev.scout"]', 'iframe#active-frame', 'body'];
 
 describe('Scout Results panel in every built-in theme: contrast and axe', function () {
-  this.timeout(240_000);
+  // Four themes, each measured and checked by axe: about 2 minutes on a quiet machine, several times that on
+  // a busy one. A test that times out keeps running in the background and would switch themes under the next.
+  this.timeout(900_000);
   /** @type {import('playwright-core').Page} */
   let page;
   let workspace;
