@@ -100,7 +100,6 @@ try {
     env: { SCOUT_TEST_RESULTS: results, SCOUT_TEST_COLORS: process.stdout.isTTY ? '1' : '0' },
   });
   browser = await launchChromium();
-  // Its own context: @axe-core/playwright opens a second page in the context of the page it checks.
   const page = await (await browser.newContext()).newPage();
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   say(`code-server ${server.url} (pid ${server.pid}), workspace ${workspace}`);
