@@ -252,7 +252,7 @@ describe('Scout in agent mode: a scripted model in the Chat view', function () {
 
     // Copilot's read_file reads a document outside the workspace without asking only while a tab shows it
     // (or it is untitled): the person who closed the result's tab is asked once, and the text is the same.
-    it('once the person has closed the result’s tab, read_file asks “Allow reading external files?”, and Allow gives the same text', async () => {
+    it('once the person has closed the result’s tab, read_file asks “Allow reading external files?”, and allowing it gives the same text', async () => {
       assert.ok(closedTabUri, 'the test before made no result');
       await runCommand(page, 'View: Close All Editors');
       await page.locator('.monaco-dialog-box').waitFor({ state: 'detached', timeout: 5_000 });
@@ -262,10 +262,14 @@ describe('Scout in agent mode: a scripted model in the Chat view', function () {
       await question.waitFor();
       const shown = (await question.innerText()).replace(/\u00a0/g, ' ');
       assert.match(shown, /Allow reading external files\?/);
-      await answerToolQuestion(page, 'Allow');
+      // Its buttons are Allow in this Session (with Allow once in its menu) and Skip.
+      await answerToolQuestion(page, 'Allow in this Session');
       const record = await model.answered('read-closed');
       await responseWith(page, 'Answer to script read-closed:').waitFor();
       assert.equal(record.calls[0]?.result, savedText);
+      // The approval would outlive this test: later reads must be asked about again.
+      await runCommand(page, 'Chat: Reset Tool Confirmations');
+      await takeNotification(page, 'Tool confirmation preferences have been reset');
     });
   });
 
