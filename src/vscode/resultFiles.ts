@@ -33,8 +33,11 @@ export class ResultFiles implements vscode.FileSystemProvider {
     this.pending.set(name, bytes);
     this.changed.fire([{ type: vscode.FileChangeType.Created, uri: this.uri(name) }]);
     await vscode.workspace.fs.createDirectory(this.dir);
-    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(this.dir, name), bytes);
+    const file = vscode.Uri.joinPath(this.dir, name);
+    await vscode.workspace.fs.writeFile(file, bytes);
     if (this.pending.get(name) === bytes) this.pending.delete(name);
+    // Released while it was being written: the write must not bring it back for the next reload.
+    else await vscode.workspace.fs.delete(file).then(undefined, () => undefined);
   }
 
   /** Deletes the file `name`; a missing one is not an error. */

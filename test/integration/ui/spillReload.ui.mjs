@@ -175,6 +175,9 @@ describe('spill documents across a window reload', function () {
     await page.reload();
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.tabs-container .tab').first().waitFor({ timeout: 60_000 });
+    // A result tab is named by its URI, so the workbench shows it before the extension host is up (an
+    // untitled tab waited for its text); the panel's cards mean Scout runs again, its commands included.
+    await myCards().first().waitFor({ timeout: 120_000 });
   }
 
   async function waitForCount(locator, n, what) {
