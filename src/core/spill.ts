@@ -23,8 +23,7 @@ export interface SpillSubject {
  * The first line of every complete result Scout saves, in every host: `Scout glob "**\/*.ts": 4,819 files,
  * complete result, 4,823 lines`, or `…, incomplete result (all Scout read), … lines` for a result cut at
  * ripgrep's output cap. `lines` counts the whole saved text, this line included, as an editor numbers it.
- * VS Code names an untitled document after its first line, so the tab, the save prompt and a chat attachment
- * read as a Scout result rather than as one of the user's files.
+ * A person who opens the saved text sees at once what it is and where it came from.
  */
 export function spillHeading(subject: SpillSubject, lines: number): string {
   return `Scout ${subject.tool} ${subject.call}: ${subject.size}, ${subject.incomplete ? 'incomplete result (all Scout read)' : 'complete result'}, ${countOf(lines, 'line')}`;
@@ -189,7 +188,7 @@ const HEADING = /^Scout (glob|grep|workspace_search|web_search|web_fetch) .+(?:(
 
 /**
  * The tool named by a first line made by {@link spillHeading} or {@link modelTextHeading}; undefined for any
- * other line. VS Code uses it to recognise Scout's documents among the untitled ones hot exit restores.
+ * other line. VS Code uses it to recognise Scout's results in its storage folder after a reload.
  */
 export function headingTool(line: string): ToolName | undefined {
   return HEADING.exec(line)?.[1] as ToolName | undefined;

@@ -7,7 +7,7 @@ export type ToolName = 'glob' | 'grep' | 'workspace_search' | 'web_search' | 'we
 
 /** Where a complete over-cap result was saved, and how a model reads it back. */
 export interface SpillLocator {
-  /** A URI string (`untitled:…` in VS Code, `file://…` from the CLI). */
+  /** A URI string (`scout-result:…` in VS Code, `file://…` from the CLI). */
   readonly uri: string;
   /** One sentence telling the model how to read the document. */
   readonly hint: string;

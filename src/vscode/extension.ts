@@ -17,11 +17,11 @@ export interface ScoutApi {
   ripgrep(): LocatedRipgrep;
   /** The recorded tool calls, newest first, as the results panel shows them. */
   runs(): readonly ToolRun[];
-  /** Releases every spill document (see `SpillStore.releaseAll`). */
+  /** Releases every saved result (see `SpillStore.releaseAll`). */
   releaseSpills(): Promise<void>;
   /**
-   * Looks for Scout's documents among the untitled ones (those hot exit restored) and takes them back into the
-   * retention list, as activation does (see `SpillStore.adoptRestored`). @returns how many it took back
+   * Takes the results an earlier window saved in the storage folder back into the retention list, as
+   * activation does (see `SpillStore.adoptRestored`). @returns how many it took back
    */
   adoptRestored(): Promise<number>;
   /** Where the time of one of the last 50 calls went (see `CallTimings`); read by `npm run bench:host`. */

@@ -47,7 +47,7 @@ export interface CallTimings {
   readonly totalMs: number;
   /** `tool.run`: rg, reading its output, formatting, and saving the complete result. */
   readonly toolMs: number;
-  /** Saving the complete result: making the untitled document (a round trip to the workbench) and releasing old ones. */
+  /** Saving the complete result: making the result document and its tab (a round trip to the workbench) and releasing old ones. */
   readonly spillMs: number;
   /** The run history: recording the call, bounding its value and handing it to workspace state. */
   readonly historyMs: number;

@@ -36,8 +36,8 @@ export interface ToolRun {
   /** URI of the spill document holding the complete result, when the tool made one. */
   spillUri?: string;
   /**
-   * That document's first line (`spillHeading`). Untitled URIs are reused once a document is gone, so the
-   * panel opens the document at `spillUri` only while its first line is still this one.
+   * That document's first line (`spillHeading`), while Scout holds it; removed when Scout releases it (see
+   * `RunLog.forgetDocument`), so the panel can say the result is no longer kept.
    */
   spillTitle?: string;
   /** URI of the document the panel made from `text` when the spill document was gone or never made. */

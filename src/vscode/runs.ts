@@ -88,8 +88,7 @@ export class RunLog implements vscode.Disposable {
   }
 
   /**
-   * Forgets the document at `uri` wherever a run points at it: Scout released it, and VS Code may give its
-   * untitled URI to a later document. A run whose complete result was released keeps `spillUri` (so "Open
+   * Forgets the document at `uri` wherever a run points at it: Scout released it. A run whose complete result was released keeps `spillUri` (so "Open
    * full result" can say the result is gone) but loses `spillTitle`, which is what identifies the document.
    */
   forgetDocument(uri: string): void {

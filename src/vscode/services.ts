@@ -6,6 +6,7 @@ import type { ToolEnv, ToolName } from '../core/tool';
 import type { WorkspaceFolderRef } from '../core/workspace/folders';
 import { HostTimings } from './hostTimings';
 import { RunLog } from './runs';
+import { RESULT_SCHEME, ResultFiles } from './resultFiles';
 import { SpillStore } from './spill';
 
 /** The extension's long-lived parts, made once in `activate` and shared by tools, commands and the panel. */
@@ -13,7 +14,7 @@ export interface Services {
   readonly context: vscode.ExtensionContext;
   readonly log: vscode.LogOutputChannel;
   readonly runs: RunLog;
-  /** The untitled documents holding complete over-cap results (see {@link SpillStore} for the retention policy). */
+  /** The read-only documents holding complete over-cap results (see {@link SpillStore} for the retention policy). */
   readonly spills: SpillStore;
   /** Time the extension host spends on spill documents, the run history and the panel's cards. */
   readonly timings: HostTimings;
@@ -45,24 +46,27 @@ export function setServices(value: Services, context: vscode.ExtensionContext): 
 
 /**
  * Makes Scout's services and installs them (first call of `activate`): the "Scout" `LogOutputChannel`,
- * the run log over workspace state, the spill store (which takes back the spill documents hot exit restored,
- * in the background), and rg resolution that follows `scout.ripgrepPath`.
+ * the run log over workspace state, the spill store and the read-only file system of its results (it takes
+ * back the results an earlier window saved, in the background), and rg resolution that follows `scout.ripgrepPath`.
  */
 export function registerServices(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel('Scout', { log: true });
   const timings = new HostTimings();
   const runs = new RunLog(context.workspaceState, timings);
-  const recordedAt = (uri: string, title: string) =>
-    runs.list().find((r) => (r.spillUri === uri && r.spillTitle === title) || (r.textUri === uri && r.textTitle === title))?.startedAt;
-  const spills = new SpillStore(log, timings, recordedAt);
+  // Per workspace, like the run history; a window with no folder has no workspace storage.
+  const files = new ResultFiles(vscode.Uri.joinPath(context.storageUri ?? context.globalStorageUri, 'results'));
+  // The results saved by an earlier window go back under the retention limits (see SpillStore).
+  const spills = new SpillStore(log, timings, files);
   const ripgrep = new RipgrepResolver(log);
-  // Spill documents hot exit restored after a reload go back under the retention limits (see SpillStore).
-  void spills.adoptRestored();
   context.subscriptions.push(
     log,
     runs,
+    files,
+    vscode.workspace.registerFileSystemProvider(RESULT_SCHEME, files, {
+      isCaseSensitive: true,
+      isReadonly: new vscode.MarkdownString("A complete result Scout saved for this call: read-only. Use *Scout: Clear Results* to remove Scout's results."),
+    }),
     spills,
-    spills.watchRestored(),
     spills.onDidRelease((uri) => runs.forgetDocument(uri)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(RIPGREP_PATH_SETTING)) ripgrep.forget();

@@ -6,12 +6,12 @@
 /**
  * Input values the model replaces, the way an agent follows a pointer in a result it got, with what the
  * latest result of the turn that holds one points to:
- * - `$SPILL_URI`: the `untitled:` URI of Scout's footer (the complete result of an over-cap call);
+ * - `$SPILL_URI`: the `scout-result:` URI of Scout's footer (the complete result of an over-cap call);
  * - `$RESULT_FILE`: the file Copilot Chat wrote a large tool result to, in place of the text ("Large tool
  *   result (8KB) written to file. Use the read_file tool to access the content at: <path>").
  */
 export const POINTERS: Readonly<Record<string, RegExp>> = {
-  $SPILL_URI: /\buntitled:\S*[^\s.]/,
+  $SPILL_URI: /\bscout-result:\S*[^\s.]/,
   $RESULT_FILE: /(?<=written to file\. Use the read_file tool to access the content at: )\S+/,
 };
 

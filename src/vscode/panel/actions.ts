@@ -41,9 +41,9 @@ export async function openTarget(run: ToolRun, target: CardTarget): Promise<void
 }
 
 /**
- * Shows the run's full result in an editor: its spill document (the complete over-cap result) while the
- * spill store still holds it (also after a window reload: hot exit restores it and the store takes it back),
- * otherwise a new untitled document made from the text the model saw, headed `Scout <tool> <call>: the text
+ * Shows the run's full result in an editor: its result document (the complete over-cap result) while the
+ * spill store still holds it (also after a window reload: the store keeps it in the extension's storage),
+ * otherwise a new read-only result document made from the text the model saw, headed `Scout <tool> <call>: the text
  * the model saw` and, when the complete result was released, a line saying so. The new document goes through
  * the same spill store, so it counts against the same retention limits (see `SpillStore`), and is recorded
  * on the run so the next click shows it again.
@@ -66,20 +66,18 @@ export async function openFullResult(run: ToolRun, keepFocus = false): Promise<v
   const note = run.spillUri ? `[${goneReason(run)} Below is the text the model saw; rerun the call for the complete result.]\n\n` : '';
   const document = await spills.save(`${copyTitle}\n\n${note}${run.text}`, run.tool, copyTitle);
   runs.attachTextDocument(run.id, document.uri.toString(), copyTitle);
-  // From its first line: VS Code may give the new document a freed untitled URI and the view state (cursor,
-  // scroll) of the document that had it.
   await vscode.window.showTextDocument(document, { preview: false, preserveFocus: keepFocus, selection: new vscode.Range(0, 0, 0, 0) });
 }
 
 /**
  * Why a run's complete result is gone. Scout forgets `spillTitle` when it releases the document (see
- * `RunLog.forgetDocument`); a document that went while the run still names it was closed by someone else:
- * the user chose Don't Save, or the window closed without hot exit keeping it.
+ * `RunLog.forgetDocument`); one that went while the run still names it could not be saved for a reload
+ * (see the Scout log) or was deleted from the extension's storage.
  */
 function goneReason(run: ToolRun): string {
   return run.spillTitle === undefined
     ? `The complete result of this call is no longer kept: Scout keeps the ${MAX_SPILL_DOCUMENTS} newest (see "Complete results" in Scout's docs/results.md).`
-    : "The complete result of this call was closed without saving (Don't Save), or its window closed without hot exit keeping it.";
+    : "The complete result of this call could not be read back from Scout's storage (see the Scout output channel).";
 }
 
 /** The call in a document heading: its first text argument (pattern, query, URL or first query), quoted. */

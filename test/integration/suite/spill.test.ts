@@ -8,7 +8,7 @@ import { fixture, invokeText, MANY_FILES, scoutApi, spillUriOf, waitFor, type Fi
 const tabsOf = (uri: vscode.Uri) =>
   vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString());
 
-/** ms the workbench may take to open the tab of a new unsaved document (it waits 0.8 s) under load. */
+/** ms the workbench may take to report a result's tab under load. */
 const TAB_WAIT_MS = 15_000;
 
 describe('over-cap results (spill)', () => {
@@ -19,7 +19,7 @@ describe('over-cap results (spill)', () => {
     fx = await fixture();
   });
   after(async () => {
-    // Leave the workbench clean for the UI tests: no unsaved spill tabs.
+    // Leave the workbench clean for the UI tests: no result tabs.
     await (await scoutApi()).releaseSpills();
     await waitFor(() => made.every((u) => tabsOf(u).length === 0), 30_000, 'the spill tabs to close');
   });
@@ -32,7 +32,27 @@ describe('over-cap results (spill)', () => {
     return text;
   };
 
-  it('a glob over the cap shows 100 files and saves the complete list, headed by what it is, in an untitled document', async () => {
+  /** The text at `uri` as a reader gets it, or the error that reading it raised. */
+  const readBack = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  const gone = async (uri: vscode.Uri) => {
+    try {
+      await vscode.workspace.fs.readFile(uri);
+      return false;
+    } catch (e) {
+      return e instanceof vscode.FileSystemError && e.code === 'FileNotFound';
+    }
+  };
+
+  /** Waits (up to 30 s) until reading `uri` fails with FileNotFound: Scout has released the result. */
+  const untilGone = async (uri: vscode.Uri, what: string) => {
+    const deadline = Date.now() + 30_000;
+    while (!(await gone(uri))) {
+      if (Date.now() > deadline) assert.fail(`timed out after 30000 ms waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  it('a glob over the cap shows 100 files and saves the complete list, headed by what it is, in a read-only scout-result: document named after the call', async () => {
     const text = await globMany();
     const lines = text.split('\n');
     assert.deepEqual(lines.slice(0, 100), manyList.slice(0, 100));
@@ -40,19 +60,34 @@ describe('over-cap results (spill)', () => {
     assert.ok(text.endsWith(`Paths are relative to ${fx.workdir}.`));
 
     const uri = spillUriOf(text);
-    assert.equal(uri.scheme, 'untitled');
-    // VS Code reuses a released document's untitled name, so the footer says what the document must start with.
-    assert.ok(text.includes(`Its first line is: ${heading}. If what you read starts otherwise or is empty, Scout has released this result`), text.slice(-700));
-    // The text is in the extension host's copy of the document as soon as the call has returned.
-    const document = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    assert.ok(document, `no open document has the URI ${uri.toString()}`);
-    assert.equal(document.isUntitled, true);
-    assert.equal(document.getText(), `${heading}\n\n${manyList.join('\n')}\n\nPaths are relative to ${fx.workdir}.`);
-    // The URI is readable the way the footer says.
-    assert.equal((await vscode.workspace.openTextDocument(uri)).getText(), document.getText());
-    // VS Code names the tab (and a save prompt, and a chat attachment) after the first line, cut to 40 characters.
-    const tab = await waitFor(() => tabsOf(uri)[0], TAB_WAIT_MS, 'the spill document’s tab');
-    assert.equal(tab.label, heading.slice(0, 40));
+    assert.equal(uri.scheme, 'scout-result');
+    assert.match(uri.path, /^\/glob-txt-150-files-\d+\.txt$/);
+    assert.ok(text.includes('It is a read-only editor document, not a file on disk: read it by passing this URI to your file-reading tool'), text.slice(-700));
+    assert.ok(text.includes('If it cannot be read, Scout has released this result (it keeps the 10 newest): run the call again.'), text.slice(-700));
+    // The URI is readable the way the footer says, as soon as the call has returned.
+    const complete = `${heading}\n\n${manyList.join('\n')}\n\nPaths are relative to ${fx.workdir}.`;
+    const document = await vscode.workspace.openTextDocument(uri);
+    assert.equal(document.getText(), complete);
+    assert.equal(await readBack(uri), complete);
+    // Read-only: its file system refuses every write (the editor refuses a person's typing: see the UI test
+    // spillReload.ui.mjs), so its document is never dirty, and closing it never asks to save.
+    assert.equal(vscode.workspace.fs.isWritableFileSystem('scout-result'), false);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('mine'))));
+    assert.equal(await readBack(uri), complete);
+    assert.equal(document.isDirty, false);
+    // Its tab is named after the call (the file name), and opened by the time the call returns.
+    const tab = tabsOf(uri)[0];
+    assert.ok(tab, 'the result has no tab');
+    assert.equal(tab.label, uri.path.slice(1));
+    assert.equal(tab.isDirty, false);
+  });
+
+  it('gives two calls of the same pattern different names (a call number)', async () => {
+    const [a, b] = [spillUriOf(await globMany()), spillUriOf(await globMany())];
+    assert.notEqual(a.toString(), b.toString());
+    const number = (u: vscode.Uri) => Number(/-(\d+)\.txt$/.exec(u.path)?.[1]);
+    assert.equal(number(b), number(a) + 1);
+    assert.notEqual(tabsOf(a)[0]?.label, tabsOf(b)[0]?.label);
   });
 
   it('never becomes the active editor while one is open, and takes no focus', async () => {
@@ -60,7 +95,7 @@ describe('over-cap results (spill)', () => {
     const editor = await vscode.window.showTextDocument(file, { preview: false });
     const text = await globMany();
     const uri = spillUriOf(text);
-    const tab = await waitFor(() => tabsOf(uri)[0], TAB_WAIT_MS, 'the spill document’s tab');
+    const tab = await waitFor(() => tabsOf(uri)[0], TAB_WAIT_MS, 'the result’s tab');
     assert.equal(tab.isActive, false);
     assert.equal(tab.isPreview, false);
     assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), file.uri.toString());
@@ -68,102 +103,66 @@ describe('over-cap results (spill)', () => {
     assert.equal(editor.document, file);
   });
 
-  it(`keeps the newest ${MAX_SPILL_DOCUMENTS} spill documents; older ones are emptied and their tabs closed`, async () => {
+  it(`keeps the newest ${MAX_SPILL_DOCUMENTS} results; older ones are deleted and their tabs closed`, async () => {
     for (let i = 0; i < MAX_SPILL_DOCUMENTS; i++) await globMany();
     assert.equal(new Set(made.map(String)).size, made.length, 'each call made its own document');
     const kept = made.slice(-MAX_SPILL_DOCUMENTS);
     const released = made.slice(0, -MAX_SPILL_DOCUMENTS);
     // Released in the background, after the calls have returned.
     for (const uri of released) {
-      const document = await vscode.workspace.openTextDocument(uri);
-      await waitFor(() => document.getText() === '', 30_000, `${uri.toString()} to be emptied`);
-      await waitFor(() => tabsOf(uri).length === 0, 30_000, "the released document's tab to close");
+      await untilGone(uri, `${uri.toString()} to be deleted`);
+      await waitFor(() => tabsOf(uri).length === 0, 30_000, "the released result's tab to close");
     }
-    for (const uri of kept) assert.equal((await vscode.workspace.openTextDocument(uri)).getText().split('\n').length, MANY_FILES + 4);
-    // VS Code reuses a freed untitled URI for a later document, so a released call's record must stop naming
-    // its document (it happened: "Open full result" of an old call opened a newer call's result).
-    const newestFirst = (await scoutApi()).runs();
-    const oldestFirst = [...newestFirst].reverse();
-    for (const uri of released) {
-      // The oldest call that got this URI is the released one (a later call may have been given it again).
-      const record = oldestFirst.find((r) => r.spillUri === uri.toString());
-      assert.ok(record, `the run of ${uri.toString()}`);
-      assert.equal(record.spillTitle, undefined, `the released run of ${uri.toString()} still names its document`);
-    }
-    for (const uri of kept) assert.ok(newestFirst.find((r) => r.spillUri === uri.toString())?.spillTitle, `the kept run of ${uri.toString()} lost its document`);
+    for (const uri of kept) assert.equal((await readBack(uri)).split('\n').length, MANY_FILES + 4);
+    // A released call's record stops naming its document, so "Open full result" says it is no longer kept.
+    const runs = (await scoutApi()).runs();
+    for (const uri of released) assert.equal(runs.find((r) => r.spillUri === uri.toString())?.spillTitle, undefined, `the released run of ${uri.toString()} still names its document`);
+    for (const uri of kept) assert.ok(runs.find((r) => r.spillUri === uri.toString())?.spillTitle, `the kept run of ${uri.toString()} lost its document`);
   });
 
-  it('never releases a spill document an editor shows (another spill took the active editor): the next oldest goes, and it goes in turn once hidden', async () => {
-    const documentOf = (text: string) => {
-      const uri = spillUriOf(text);
-      return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString())!;
-    };
-    const shown = documentOf(await globMany());
+  it('never releases a result an editor shows (another result took the active editor): the next oldest goes, and it goes in turn once hidden', async () => {
+    const shownUri = spillUriOf(await globMany());
+    const shown = await vscode.workspace.openTextDocument(shownUri);
     await vscode.window.showTextDocument(shown, { preview: false });
-    const next = documentOf(await globMany());
+    const next = spillUriOf(await globMany());
     for (let i = 1; i < MAX_SPILL_DOCUMENTS; i++) await globMany();
-    // Eleven documents since the shown one: the one after it is the oldest an editor does not show.
-    await waitFor(() => next.getText() === '', 30_000, 'the next oldest document to be released');
-    assert.ok(shown.getText().startsWith(`${heading}\n`), 'the shown document keeps its result');
-    assert.equal(vscode.window.activeTextEditor?.document, shown);
+    // Eleven results since the shown one: the one after it is the oldest an editor does not show.
+    await untilGone(next, 'the next oldest result to be released');
+    assert.ok((await readBack(shownUri)).startsWith(`${heading}\n`), 'the shown result is kept');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), shownUri.toString());
     // Once no editor shows it, it is the oldest, and the next result over the limit releases it.
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(path.join(fx.root, 'src', 'app.ts')), { preview: false });
     await globMany();
-    await waitFor(() => shown.getText() === '', 30_000, 'the hidden document to be released');
+    await untilGone(shownUri, 'the hidden result to be released');
   });
-
-  /** Empties a document the test made dirty (so it is clean), then closes its tabs: nothing asks to save. */
-  const discard = async (document: vscode.TextDocument) => {
-    const edit = new vscode.WorkspaceEdit();
-    edit.delete(document.uri, new vscode.Range(new vscode.Position(0, 0), document.lineAt(document.lineCount - 1).range.end));
-    assert.ok(await vscode.workspace.applyEdit(edit));
-    await waitFor(() => tabsOf(document.uri).every((t) => !t.isDirty), 30_000, 'the emptied document’s tab to be clean');
-    await vscode.window.tabGroups.close(tabsOf(document.uri), true);
-  };
 
   it('never takes, releases or clears a person’s untitled document that starts like a Scout heading (tester: a copied result was deleted)', async () => {
     // A person keeps a result by pasting it into a new untitled document, with notes below.
     const mine = await vscode.workspace.openTextDocument({ content: `${heading}\n\nMY NOTES: do not lose\n` });
     await vscode.window.showTextDocument(mine, { preview: false });
     await (await scoutApi()).adoptRestored();
-    // More spills than Scout keeps: a document it had taken would be the oldest, and released.
     const first = spillUriOf(await globMany());
     for (let i = 0; i < MAX_SPILL_DOCUMENTS; i++) await globMany();
-    const firstDocument = await vscode.workspace.openTextDocument(first);
-    await waitFor(() => firstDocument.getText() === '', 30_000, 'the oldest spill of this test to be released');
+    await untilGone(first, 'the oldest result of this test to be released');
     await vscode.commands.executeCommand('scout.clearResults');
-    await waitFor(() => made.every((u) => tabsOf(u).length === 0), 30_000, 'Clear Results to close the spill tabs');
+    await waitFor(() => made.every((u) => tabsOf(u).length === 0), 30_000, 'Clear Results to close the result tabs');
     assert.equal(mine.getText(), `${heading}\n\nMY NOTES: do not lose\n`);
     assert.equal(mine.isClosed, false);
-    await discard(mine);
-  });
-
-  it('leaves a spill document someone edited open and untouched, through the retention limit and Clear Results (tester: notes added to a result were deleted)', async () => {
-    const edited = await vscode.workspace.openTextDocument(spillUriOf(await globMany()));
+    // Empty it (so it is clean), then close it: nothing asks to save.
     const edit = new vscode.WorkspaceEdit();
-    edit.insert(edited.uri, new vscode.Position(edited.lineCount, 0), '\nMY OWN NOTE\n');
+    edit.delete(mine.uri, new vscode.Range(new vscode.Position(0, 0), mine.lineAt(mine.lineCount - 1).range.end));
     assert.ok(await vscode.workspace.applyEdit(edit));
-    // Eleven more: the edited one is the oldest twice over; releases run oldest first, so once the next one
-    // is emptied, the edited one has been passed over.
-    const next = await vscode.workspace.openTextDocument(spillUriOf(await globMany()));
-    for (let i = 0; i < MAX_SPILL_DOCUMENTS; i++) await globMany();
-    await waitFor(() => next.getText() === '', 30_000, 'the spill after the edited one to be released');
-    assert.ok(edited.getText().startsWith(`${heading}\n`) && edited.getText().endsWith('\nMY OWN NOTE\n'), edited.getText().slice(-200));
-    await vscode.commands.executeCommand('scout.clearResults');
-    await waitFor(() => made.filter((u) => u.toString() !== edited.uri.toString()).every((u) => tabsOf(u).length === 0), 30_000, 'Clear Results to close the other spill tabs');
-    assert.ok(edited.getText().endsWith('\nMY OWN NOTE\n'), 'Clear Results left it too');
-    await discard(edited);
+    await waitFor(() => tabsOf(mine.uri).every((t) => !t.isDirty), 30_000, 'the emptied document’s tab to be clean');
+    await vscode.window.tabGroups.close(tabsOf(mine.uri), true);
   });
 
-  it('Scout: Clear Results releases every spill document and closes its tab, the one an editor shows too', async () => {
-    const texts = [await globMany(), await globMany()];
-    const uris = texts.map(spillUriOf);
-    const documents = uris.map((u) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === u.toString())!);
-    await waitFor(() => uris.every((u) => tabsOf(u).length === 1), TAB_WAIT_MS, 'the spill tabs');
-    await vscode.window.showTextDocument(documents[1]!, { preview: false });
+  it('Scout: Clear Results deletes every result and closes its tab, the one an editor shows too', async () => {
+    const uris = [spillUriOf(await globMany()), spillUriOf(await globMany())];
+    await waitFor(() => uris.every((u) => tabsOf(u).length === 1), TAB_WAIT_MS, 'the result tabs');
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uris[1]!), { preview: false });
     await vscode.commands.executeCommand('scout.clearResults');
-    await waitFor(() => documents.every((d) => d.getText() === ''), 30_000, 'the spill documents to be emptied');
-    await waitFor(() => uris.every((u) => tabsOf(u).length === 0), 30_000, 'the spill tabs to close');
+    for (const uri of uris) await untilGone(uri, `${uri.toString()} to be deleted`);
+    await waitFor(() => uris.every((u) => tabsOf(u).length === 0), 30_000, 'the result tabs to close');
     assert.deepEqual((await scoutApi()).runs().filter((r) => r.status !== 'running'), []);
   });
 });

@@ -75,12 +75,13 @@ describe('web_fetch as a language-model tool', () => {
     assert.match(String(request.headers['user-agent']), /Scout/);
   });
 
-  it('saves an over-cap page whole in an untitled Markdown document, which its results card opens', async () => {
+  it('saves an over-cap page whole in a read-only Markdown result document (.md), which its results card opens', async () => {
     const text = await invokeText('web_fetch', { url: server.url('/long') });
     assert.ok(text.length <= 200_000, `${text.length} characters`);
     assert.ok(!text.includes('LAST-PARAGRAPH-OF-THE-LONG-REFERENCE'));
     const uri = spillUriOf(text);
-    assert.equal(uri.scheme, 'untitled');
+    assert.equal(uri.scheme, 'scout-result');
+    assert.match(uri.path, /^\/web_fetch-http-127\.0\.0\.1-\d+-long-[\d]+-characters-\d+\.md$/);
     const document = await vscode.workspace.openTextDocument(uri);
     assert.equal(document.languageId, 'markdown', 'the complete Markdown opens as Markdown');
     const complete = document.getText();

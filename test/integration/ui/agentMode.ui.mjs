@@ -208,7 +208,10 @@ describe('Scout in agent mode: a scripted model in the Chat view', function () {
   });
 
   describe('an over-cap grep result', () => {
-    it('is read with the editor’s own read tool: the page from Copilot Chat’s file, then the complete result at the footer’s untitled: URI', async () => {
+    /** The result's URI and text, for the test that reads it again with its tab closed. */
+    let closedTabUri;
+    let savedText;
+    it('is read with the editor’s own read tool: the page from Copilot Chat’s file, then the complete result at the footer’s scout-result: URI', async () => {
       // The model knows copilot_readFile (vscode.lm.tools) as read_file: the offered tool has its schema.
       const tools = await model.tools();
       const registered = tools.registered.find((t) => t.name === 'copilot_readFile');
@@ -231,9 +234,9 @@ describe('Scout in agent mode: a scripted model in the Chat view', function () {
       assert.ok(resultFile, `the grep result is not Copilot Chat's pointer to a file:\n${grep.result.slice(0, 500)}`);
       assert.equal(readPage.input.filePath, resultFile);
       const reference = await model.invoke('grep', input);
-      const spillUri = (text) => /\buntitled:\S*[^\s.]/.exec(text)?.[0];
+      const spillUri = (text) => /\bscout-result:\S*[^\s.]/.exec(text)?.[0];
       const [chatUri, referenceUri] = [spillUri(readPage.result), spillUri(reference)];
-      assert.ok(chatUri && referenceUri, `no untitled: URI in the footer:\n${readPage.result.slice(-600)}`);
+      assert.ok(chatUri && referenceUri, `no scout-result: URI in the footer:\n${readPage.result.slice(-600)}`);
       assert.equal(readPage.result.replace(chatUri, '<uri>'), reference.replace(referenceUri, '<uri>'));
 
       // The footer's URI leads to the complete result: every match, which the page leaves out 50 of.
@@ -243,6 +246,30 @@ describe('Scout in agent mode: a scripted model in the Chat view', function () {
       assert.equal(await model.documentText(chatUri), complete);
       assert.equal((complete.match(/^Line \d+: /gm) ?? []).length, LOGS * LOG_LINES);
       assert.ok((readPage.result.match(/^Line \d+: /gm) ?? []).length < LOGS * LOG_LINES);
+      closedTabUri = chatUri;
+      savedText = complete;
+    });
+
+    // Copilot's read_file reads a document outside the workspace without asking only while a tab shows it
+    // (or it is untitled): the person who closed the result's tab is asked once, and the text is the same.
+    it('once the person has closed the result’s tab, read_file asks “Allow reading external files?”, and allowing it gives the same text', async () => {
+      assert.ok(closedTabUri, 'the test before made no result');
+      await runCommand(page, 'View: Close All Editors');
+      await page.locator('.monaco-dialog-box').waitFor({ state: 'detached', timeout: 5_000 });
+      const tag = await model.script('read-closed', [{ tool: 'read_file', input: { filePath: closedTabUri, startLine: 1, endLine: LOGS * LOG_LINES * 10 } }]);
+      await ask(page, `Read the saved result again. ${tag}`);
+      const question = toolQuestion(page);
+      await question.waitFor();
+      const shown = (await question.innerText()).replace(/\u00a0/g, ' ');
+      assert.match(shown, /Allow reading external files\?/);
+      // Its buttons are Allow in this Session (with Allow once in its menu) and Skip.
+      await answerToolQuestion(page, 'Allow in this Session');
+      const record = await model.answered('read-closed');
+      await responseWith(page, 'Answer to script read-closed:').waitFor();
+      assert.equal(record.calls[0]?.result, savedText);
+      // The approval would outlive this test: later reads must be asked about again.
+      await runCommand(page, 'Chat: Reset Tool Confirmations');
+      await takeNotification(page, 'Tool confirmation preferences have been reset');
     });
   });
 
@@ -268,8 +295,8 @@ describe('Scout in agent mode: a scripted model in the Chat view', function () {
         ['grep', 'read_file', ...reads.map(() => 'read_file')],
       );
       const [, readPage, ...readParts] = record.calls;
-      const chatUri = /\buntitled:\S*[^\s.]/.exec(readPage.result)?.[0];
-      assert.ok(chatUri, `no untitled: URI in the footer:\n${readPage.result.slice(-800)}`);
+      const chatUri = /\bscout-result:\S*[^\s.]/.exec(readPage.result)?.[0];
+      assert.ok(chatUri, `no scout-result: URI in the footer:\n${readPage.result.slice(-800)}`);
       assert.ok(readPage.result.includes(advice[0]), 'the chat’s footer gives other ranges than the reference call');
 
       // Each part is exactly its lines of the document: nothing left out, nothing added.

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 export const TEST_MODEL = { vendor: 'scouttest', id: 'scripted', name: 'Scripted Test Model' };
 /**
  * Input values the model replaces with what the latest result holding one points to (test/agentModel/protocol.ts):
- * Scout's `untitled:` URI of a complete result, and the file Copilot Chat wrote a large tool result to.
+ * Scout's `scout-result:` URI of a complete result, and the file Copilot Chat wrote a large tool result to.
  */
 export const SPILL_URI = '$SPILL_URI';
 export const RESULT_FILE = '$RESULT_FILE';
@@ -99,7 +99,7 @@ class TestModel {
     return this.request('GET', '/tools');
   }
 
-  /** The text of the document at `uri` (e.g. an `untitled:` one) in the extension host. */
+  /** The text of the document at `uri` (e.g. a `scout-result:` one) in the extension host. */
   async documentText(uri) {
     return (await this.request('GET', `/document?uri=${encodeURIComponent(uri)}`)).text;
   }

@@ -250,9 +250,9 @@ describe('Scout Results panel and commands', function () {
     assert.equal(await card.locator('.file-row').count(), 100);
     await card.locator('.more', { hasText: `${MANY - 100} more files in the full result` }).waitFor();
     await card.locator('.card-actions').getByRole('button', { name: /^Open full result/ }).click();
-    // Its tab is named after its first line, which says what it is.
-    await activeTab('Scout glob "ui-panel/many/*": 150 files');
-    // The spill document holds the heading, a blank line, every path, a blank line and the workdir note.
+    // Its tab is named after the call: tool, pattern, count and call number.
+    await activeTab('glob-ui-panel-many-150-files-');
+    // The result document holds the heading, a blank line, every path, a blank line and the workdir note.
     await page.keyboard.press('Control+End');
     await selectionStatus(`Ln ${MANY + 4},`);
   });
