@@ -1,5 +1,5 @@
 import type { HostAdvice } from '../core/hostAdvice';
-import { KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, type ConfigKey } from '../core/config';
+import { KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, type KeyedWebSearchProvider } from '../core/config';
 import { CLI_FLAGS } from './flags';
 
 // The words of Scout's messages outside VS Code (see HostAdvice): the CLI's flags, which an MCP user puts among
@@ -18,8 +18,8 @@ function either(items: readonly string[]): string {
 }
 
 function flagAdvice(mcp: boolean): HostAdvice {
-  const flagOf = (key: ConfigKey) => CLI_FLAGS.find((f) => f.setting === key);
-  const option = (key: ConfigKey, value?: string): string => {
+  const flagOf = (key: string) => CLI_FLAGS.find((f) => f.setting === key);
+  const option = (key: string, value?: string): string => {
     const flag = flagOf(key);
     return flag ? `${flag.name} ${value ?? flag.value}` : `--config ${key}=${value ?? 'VALUE'}`;
   };
@@ -34,7 +34,7 @@ function flagAdvice(mcp: boolean): HostAdvice {
     set: (key, value) => pass(option(key, String(value))),
     providerUrl: () => `the ${where} --provider-url`,
     storeApiKey: (provider) => {
-      const set = provider ? `set the environment variable ${webSearchKeyEnvVar(provider)} to a valid key` : `set its key in its environment variable (${either(KEYED_WEB_SEARCH_PROVIDERS.map(webSearchKeyEnvVar))})`;
+      const set = provider ? `set the environment variable ${webSearchKeyEnvVar(provider as KeyedWebSearchProvider)} to a valid key` : `set its key in its environment variable (${either(KEYED_WEB_SEARCH_PROVIDERS.map(webSearchKeyEnvVar))})`;
       return mcp ? `${set} ${SERVER_ENVIRONMENT}` : set;
     },
     openFolder: mcp ? `Open a folder in the MCP client, or add --cwd DIR to ${SERVER_ARGUMENTS}.` : 'Run Scout with --cwd DIR, the folder to search.',

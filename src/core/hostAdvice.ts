@@ -1,5 +1,3 @@
-import type { ConfigKey, KeyedWebSearchProvider } from './config';
-
 /**
  * The words in which an error or a note tells the user how to change Scout, which depend on the host that
  * shows it: VS Code has settings (`scout.webFetch.allowedPrivateHosts`) and commands, the CLI has flags
@@ -16,26 +14,27 @@ export interface HostAdvice {
   /** What to check when a web request cannot reach its server, as a sentence. */
   readonly network: string;
   /**
-   * What the user changes to change setting `key`, as a noun phrase without an article, to stand in
+   * What the user changes to change setting `key` (a `ConfigKey` of config.ts, `search.rawOutputMaxBytes`;
+   * not imported, since config.ts depends on messages built with this advice), as a noun phrase without an article, to stand in
    * parentheses or after "the": `setting scout.search.rawOutputMaxBytes`, `option --config
    * search.rawOutputMaxBytes=VALUE`, `server argument --provider NAME`.
    */
-  setting(key: ConfigKey): string;
+  setting(key: string): string;
   /**
    * How the user gives setting `key` the value `value`, as a verb phrase: `set scout.webSearch.provider to
    * "duckduckgo"`, `pass --provider duckduckgo`.
    */
-  set(key: ConfigKey, value: string | boolean): string;
+  set(key: string, value: string | boolean): string;
   /**
    * Where the user gives web_search provider `provider` its address, as a noun phrase: `the "searxng" entry
    * of the setting scout.webSearch.baseUrls`, `the option --provider-url`.
    */
   providerUrl(provider: string): string;
   /**
-   * How the user gives Scout the API key of `provider` (of the provider they choose, when undefined), as a
-   * verb phrase: `store a valid key with the command "Scout: Set Web Search API Key"`.
+   * How the user gives Scout the API key of the keyed web_search provider `provider` (`brave`; of the provider
+   * they choose, when undefined), as a verb phrase: `store a valid key with the command "Scout: Set Web Search API Key"`.
    */
-  storeApiKey(provider?: KeyedWebSearchProvider): string;
+  storeApiKey(provider?: string): string;
   /** What the user does when no workspace folder is open, as a sentence. */
   readonly openFolder: string;
 }

@@ -1,4 +1,3 @@
-import type { KeyedWebSearchProvider } from '../../../config';
 import { isToolError, quoteValue, ToolError } from '../../../errors';
 import { cutAtCodePoint } from '../../../codePoints';
 import { httpRequest, type HttpResponse } from '../../http/client';
@@ -210,7 +209,7 @@ export function readJsonObject(provider: SearchProvider, ctx: ProviderContext, r
 /** How to give a keyed provider its key, in the host's words (VS Code's command, the CLI's environment variable). */
 export function keyAdvice(provider: SearchProvider): string {
   const advice = hostAdvice();
-  return `${capitalized(advice.storeApiKey(provider.id as KeyedWebSearchProvider))}, or ${advice.set('webSearch.provider', 'duckduckgo')}, which needs no key.`;
+  return `${capitalized(advice.storeApiKey(provider.id))}, or ${advice.set('webSearch.provider', 'duckduckgo')}, which needs no key.`;
 }
 
 /** Where a provider's address comes from, for messages about a wrong one. */
