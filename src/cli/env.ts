@@ -2,7 +2,6 @@ import { closeSync, lstatSync, openSync, readdirSync, unlinkSync, writeSync } fr
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { HostAdvice } from '../core/hostAdvice';
 import { KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, webSearchSecretName } from '../core/config';
 import { isExecutableFile, locateRipgrep, packagedRipgrepRoot, platformPackage } from '../core/ripgrep/locate';
 import type { Logger, SpillText, SpillWriter, ToolName } from '../core/tool';
@@ -10,17 +9,6 @@ import type { WorkspaceFolderRef } from '../core/workspace/folders';
 
 // What a host outside VS Code gives the tools (the one-shot CLI and the MCP server, `node dist/cli.js mcp`):
 // ripgrep found once, complete results in temp files, API keys from the environment, diagnostics on stderr.
-
-/**
- * The advice of Scout's CLI and MCP server (see `HostAdvice`): their flags, which an MCP user puts among the
- * server's arguments in the client's configuration. Both connect directly: Node's HTTP client reads no proxy
- * settings.
- */
-export const CLI_ADVICE: HostAdvice = {
-  allowPrivateHost: (host) => `pass --allow-private-host ${host} to Scout (for the MCP server: among its arguments in the client's configuration)`,
-  ripgrepPath: (binary) => `pass --rg with ${binary} to Scout (for the MCP server: among its arguments in the client's configuration)`,
-  network: 'Check the network connection: the CLI and the MCP server connect directly, through no proxy.',
-};
 
 /** The workspace folder for directory `dir` (made absolute), named after its last segment. */
 export function folderAt(dir: string): WorkspaceFolderRef {

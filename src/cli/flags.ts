@@ -42,6 +42,8 @@ export interface CliFlag {
   readonly help: string;
   /** The one command the flag applies to: `tool` (a one-shot run) or `mcp` (the server); absent: both. */
   readonly only?: 'tool' | 'mcp';
+  /** The setting the flag sets, when it sets one: the advice of messages names this flag for it (see `CLI_ADVICE`). */
+  readonly setting?: ConfigKey;
   /**
    * Applies the flag. `value` is undefined for a switch.
    * @throws UsageError when the value is not acceptable.
@@ -115,7 +117,7 @@ function parseJson(key: string, raw: string): unknown {
 export function configFlag(name: string, key: ConfigKey, value: string, help: string): CliFlag {
   const [section, setting] = key.split('.') as [keyof ScoutConfig, string];
   const repeatable = Array.isArray((defaultConfig()[section] as unknown as Record<string, unknown>)[setting]);
-  return { name, value, repeatable, help, apply: (settings, v) => setConfigValue(settings.config, key, v!, name) };
+  return { name, value, repeatable, help, setting: key, apply: (settings, v) => setConfigValue(settings.config, key, v!, name) };
 }
 
 /**
@@ -155,6 +157,7 @@ export const CLI_FLAGS: CliFlag[] = [
   {
     name: '--provider',
     value: 'NAME',
+    setting: 'webSearch.provider',
     get help() {
       return `web_search provider: ${webSearchProviders().join(', ')} (default duckduckgo; API keys are read from ${KEYED_WEB_SEARCH_PROVIDERS.map(webSearchKeyEnvVar).join(', ')})`;
     },

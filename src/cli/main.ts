@@ -4,7 +4,8 @@ import { formatToolError, isToolError, ToolError } from '../core/errors';
 import { isExecutableFile } from '../core/ripgrep/locate';
 import type { ToolEnv, ToolName } from '../core/tool';
 import { setHostAdvice } from '../core/hostAdvice';
-import { CLI_ADVICE, environmentSecret, folderAt, ripgrepLocator, stderrLogger, tempFileSpill } from './env';
+import { CLI_ADVICE } from './advice';
+import { environmentSecret, folderAt, ripgrepLocator, stderrLogger, tempFileSpill } from './env';
 import { MCP_COMMAND, parseCommandLine, usage, UsageError, type CliSettings } from './flags';
 import { CLI_TOOL_NAMES, isCliTool, loadTool } from './tools';
 

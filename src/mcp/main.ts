@@ -2,7 +2,8 @@
 import * as os from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { setHostAdvice } from '../core/hostAdvice';
-import { CLI_ADVICE, stderrLogger } from '../cli/env';
+import { MCP_ADVICE } from '../cli/advice';
+import { stderrLogger } from '../cli/env';
 import type { CliSettings } from '../cli/flags';
 import { describeTransportError } from './diagnostics';
 import { InputLines } from './inputLines';
@@ -33,7 +34,7 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  */
 export async function serveMcp(settings: CliSettings): Promise<number> {
   // This bundle holds its own copy of the core, so it sets the advice of its errors itself.
-  setHostAdvice(CLI_ADVICE);
+  setHostAdvice(MCP_ADVICE);
   const log = stderrLogger(settings.verbose);
   const cwd = process.cwd();
   const home = os.homedir();

@@ -1,5 +1,6 @@
 import { rawOutputOverflowError } from '../ripgrep/process';
 import { countOf } from '../spill';
+import { hostAdvice } from '../hostAdvice';
 
 /**
  * Searches whose raw rg output reaches `scout.search.rawOutputMaxBytes`: a deliberate deviation from seed 000,
@@ -20,5 +21,5 @@ import { countOf } from '../spill';
  */
 export function rawOutputCutNote(maxBytes: number, items: number, found: string, narrow: string): string {
   if (items === 0) throw rawOutputOverflowError(maxBytes);
-  return `[ripgrep printed more than ${countOf(maxBytes, 'byte')} (scout.search.rawOutputMaxBytes), so Scout stopped it there and this result is incomplete: it holds ${found}, and more exist. To see everything, narrow the search: ${narrow}.]`;
+  return `[ripgrep printed more than ${countOf(maxBytes, 'byte')} (${hostAdvice().setting('search.rawOutputMaxBytes')}), so Scout stopped it there and this result is incomplete: it holds ${found}, and more exist. To see everything, narrow the search: ${narrow}.]`;
 }

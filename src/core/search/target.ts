@@ -180,6 +180,6 @@ async function unreadableFolder(workdir: string): Promise<ToolError | undefined>
   if (problem === undefined) return undefined;
   return new ToolError(
     'SEARCH_FAILED',
-    `The workspace folder ${displayPath(workdir)} cannot be read by the user the editor runs as (${problem === 'EACCES' ? 'permission denied' : problem}), so it cannot be searched. Ask the user to fix the folder's permissions or to open another folder.`,
+    `The workspace folder ${displayPath(workdir)} cannot be read by the user Scout runs as (${problem === 'EACCES' ? 'permission denied' : problem}), so it cannot be searched. Ask the user to fix the folder's permissions or to open another folder.`,
   );
 }

@@ -1,6 +1,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { quoteValue, ToolError } from '../errors';
+import { hostAdvice } from '../hostAdvice';
 
 /** One workspace folder as the host knows it: its display `name` and absolute filesystem `path`. */
 export interface WorkspaceFolderRef {
@@ -78,7 +79,7 @@ export async function resolveTarget(
   options: ResolveOptions = {},
 ): Promise<ResolvedTarget> {
   if (folders.length === 0) {
-    throw new ToolError('NO_WORKSPACE', 'No workspace folder is open. Open a folder in VS Code, then call the tool again.');
+    throw new ToolError('NO_WORKSPACE', `No workspace folder is open. ${hostAdvice().openFolder}`);
   }
   const realFolders = await folderSpellings(folders);
   let base = realFolders[0]!;
@@ -177,7 +178,7 @@ export class MissingPathError extends ToolError {
     super(
       'INVALID_ARGUMENT',
       permissionDenied
-        ? `path ${quoteValue(pathArg ?? '.')} cannot be read: a folder on the way is not readable by the user the editor runs as (permission denied). Search another path, or ask the user to fix the permissions.`
+        ? `path ${quoteValue(pathArg ?? '.')} cannot be read: a folder on the way is not readable by the user Scout runs as (permission denied). Search another path, or ask the user to fix the permissions.`
         : `path ${quoteValue(pathArg ?? '.')} does not exist in the workspace. ${advice ?? 'Check the spelling, or omit path to search the whole workspace.'}`,
     );
   }

@@ -1,4 +1,5 @@
 import { ToolError } from '../errors';
+import { hostAdvice } from '../hostAdvice';
 import { resolveTarget, type ResolvedTarget, type WorkspaceFolderRef } from '../workspace/folders';
 
 /** Tells whether a directory name is one `workspace_search` skips (`scout.workspaceSearch.excludedDirectories`). */
@@ -50,6 +51,6 @@ export async function resolveSearchRoot(
 function excludedTarget(pathArg: string, segment: string): ToolError {
   return new ToolError(
     'INVALID_ARGUMENT',
-    `path "${pathArg}" is inside "${segment}", a directory workspace_search never searches (scout.workspaceSearch.excludedDirectories). Use grep to search it.`,
+    `path "${pathArg}" is inside "${segment}", a directory workspace_search never searches (${hostAdvice().setting('workspaceSearch.excludedDirectories')}). Use grep to search it.`,
   );
 }

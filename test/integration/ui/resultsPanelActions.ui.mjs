@@ -86,7 +86,7 @@ describe('Scout Results panel: what a card offers', function () {
     const summary = card.locator('.error-summary');
     assert.equal(await summary.innerText(), 'Web search needs a valid API key for its provider.');
     const message = card.locator('.error-message');
-    assert.match(await message.innerText(), /Exa .*none is stored\. Store a valid key with the command "Scout: Set Web Search API Key"/);
+    assert.match(await message.innerText(), /Exa .*Scout has none\. Store a valid key with the command "Scout: Set Web Search API Key"/);
     const [summaryBox, messageBox] = [await summary.boundingBox(), await message.boundingBox()];
     assert.ok(summaryBox && messageBox && summaryBox.y + summaryBox.height <= messageBox.y, 'the summary is above the model’s text');
     assert.match(await card.getAttribute('aria-label'), /\. Web search needs a valid API key for its provider\.$/);

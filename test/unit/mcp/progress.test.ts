@@ -85,7 +85,7 @@ describe('MCP server: progress of grep, glob and web_fetch, and advice in the CL
     it('advises the CLI flag --allow-private-host, not the VS Code setting, for a private address', async () => {
       const result = await scout.client.callTool({ name: 'web_fetch', arguments: { url: `${origin}/x` } });
       assert.equal(result.isError, true);
-      assert.match(textOf(result), /they can pass --allow-private-host 127\.0\.0\.1 to Scout \(for the MCP server: among its arguments in the client's configuration\)\.\n\(code: WEB_BLOCKED_ADDRESS\)$/);
+      assert.match(textOf(result), /they can add --allow-private-host 127\.0\.0\.1 to the Scout server's arguments in the MCP client's configuration\.\n\(code: WEB_BLOCKED_ADDRESS\)$/);
       assert.doesNotMatch(textOf(result), /scout\.webFetch/);
     });
   });

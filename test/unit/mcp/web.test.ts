@@ -86,7 +86,10 @@ describe('MCP server: web tools', function () {
       const result = await scout.client.callTool({ name: 'web_fetch', arguments: input });
       assert.equal(result.isError, true);
       assert.match(textOf(result), /\n\(code: WEB_BLOCKED_ADDRESS\)$/);
-      assert.equal(textOf(result), (await cliText('web_fetch', input)).text);
+      // The CLI's error, in the server's words: the flag goes among its arguments.
+      const cli = (await cliText('web_fetch', input)).text;
+      assert.ok(cli.includes('they can pass --allow-private-host 127.0.0.1 to Scout.'), cli);
+      assert.equal(textOf(result), cli.replace('pass --allow-private-host 127.0.0.1 to Scout', "add --allow-private-host 127.0.0.1 to the Scout server's arguments in the MCP client's configuration"));
       assert.equal(web.requests.length, before);
     } finally {
       await scout.close();

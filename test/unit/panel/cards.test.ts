@@ -339,7 +339,7 @@ describe('panel error cards', () => {
     assert.equal(card.error?.fix, 'setApiKey');
     assert.equal(card.error?.summary, 'Web search needs a valid API key for its provider.');
     assert.equal(card.error?.code, 'WEB_PROVIDER_UNCONFIGURED');
-    assert.match(card.error!.message, /none is stored/);
+    assert.match(card.error!.message, /Scout has none/);
   });
 
   it('offers no key for a web_search error a key cannot fix', async () => {

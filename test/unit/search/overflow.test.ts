@@ -15,7 +15,7 @@ const budget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16, maxListing
 const globTool = createGlobTool(budget);
 const grepTool = createGrepTool(budget);
 
-const NOTE = /\n\[ripgrep printed more than ([\d,]+) bytes \(scout\.search\.rawOutputMaxBytes\), so Scout stopped it there and this result is incomplete: it holds (.*), and more exist\. To see everything, narrow the search: (.*)\.\]\n/;
+const NOTE = /\n\[ripgrep printed more than ([\d,]+) bytes \(setting scout\.search\.rawOutputMaxBytes\), so Scout stopped it there and this result is incomplete: it holds (.*), and more exist\. To see everything, narrow the search: (.*)\.\]\n/;
 
 describe('searches past the raw-output cap return what was read (tester, item 1)', function () {
   this.timeout(120_000);

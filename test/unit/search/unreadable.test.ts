@@ -131,12 +131,12 @@ describe('a workspace folder this user cannot read (tester, item 14)', function 
       assert.equal(run.status, 1, `${run.stdout}${run.stderr}`);
       assert.equal(
         String(run.stdout),
-        `Error: The workspace folder ${ws} cannot be read by the user the editor runs as (permission denied), so it cannot be searched. Ask the user to fix the folder's permissions or to open another folder.\n(code: SEARCH_FAILED)\n`,
+        `Error: The workspace folder ${ws} cannot be read by the user Scout runs as (permission denied), so it cannot be searched. Ask the user to fix the folder's permissions or to open another folder.\n(code: SEARCH_FAILED)\n`,
       );
     }
     // A path inside it, from a readable workspace folder: it cannot be read, rather than "does not exist".
     const inside = cliRun('grep', { pattern: 'needle', path: 'locked-ws/src' }, parent);
-    assert.match(String(inside.stdout), /^Error: path "locked-ws\/src" cannot be read: a folder on the way is not readable by the user the editor runs as \(permission denied\)\./);
+    assert.match(String(inside.stdout), /^Error: path "locked-ws\/src" cannot be read: a folder on the way is not readable by the user Scout runs as \(permission denied\)\./);
   });
 });
 

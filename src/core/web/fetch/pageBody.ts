@@ -1,5 +1,6 @@
 // What a web_fetch result shows for a page the conversion process converted (or could not): the body, its
 // format, and the `Note:` lines that say which part of the page it is and what was left out.
+import { hostAdvice } from '../../hostAdvice';
 import { countOf } from '../../spill';
 import { displayText } from '../convert/displayText';
 import { MAX_DOM_NODES, MAX_NESTING_DEPTH } from '../convert/htmlScan';
@@ -30,7 +31,7 @@ export interface PageBody {
 
 /** The body shown for a converted (or not converted) page, and the notes about how it was made. */
 export function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, conversionTimeoutMs: number): PageBody {
-  const budget = `the ${formatSeconds(conversionTimeoutMs)} of processor time a conversion may use (scout.webFetch.conversionTimeoutMs)`;
+  const budget = `the ${formatSeconds(conversionTimeoutMs)} of processor time a conversion may use (${hostAdvice().setting('webFetch.conversionTimeoutMs')})`;
   const page = rendered.page;
   const charset = charsetNotes(rendered);
   if (page?.kind === 'text') return { body: rendered.text, format: 'text', content: null, notes: charset, sourceTruncated: false };
@@ -69,13 +70,13 @@ export function pageBody(kind: 'html' | 'text' | 'pdf', rendered: RenderResult, 
 }
 
 function busy(conversionTimeoutMs: number): string {
-  return `every conversion process stayed busy with other pages for ${formatSeconds(conversionTimeoutMs)} (scout.webFetch.conversionTimeoutMs)`;
+  return `every conversion process stayed busy with other pages for ${formatSeconds(conversionTimeoutMs)} (${hostAdvice().setting('webFetch.conversionTimeoutMs')})`;
 }
 
 /** Why a conversion stopped by the wall-clock backstop is not the page's fault: the machine gave it too little processor time. */
 function overloaded(rendered: RenderResult, conversionTimeoutMs: number): string {
   const usage = rendered.usage;
-  const got = usage?.cpuMs !== undefined ? `in ${formatSeconds(usage.wallMs)} it got only ${formatSeconds(Math.round(usage.cpuMs))} of processor time, of the ${formatSeconds(conversionTimeoutMs)} it may use (scout.webFetch.conversionTimeoutMs)` : '';
+  const got = usage?.cpuMs !== undefined ? `in ${formatSeconds(usage.wallMs)} it got only ${formatSeconds(Math.round(usage.cpuMs))} of processor time, of the ${formatSeconds(conversionTimeoutMs)} it may use (${hostAdvice().setting('webFetch.conversionTimeoutMs')})` : '';
   return `the computer was too busy to convert the page (${got}; fetching it again when the computer is less busy converts it)`;
 }
 
@@ -135,7 +136,7 @@ function contentNotes(c: Extract<Conversion, { mode: 'markdown' }>, budget: stri
     }
   }
   if (c.listing) {
-    notes.push(`the page looks like a listing: the text below holds ${c.listing.shown} of its ${c.listing.items} items. The user can turn the setting \`scout.webFetch.extractMainContent\` off to have every item shown.`);
+    notes.push(`the page looks like a listing: the text below holds ${c.listing.shown} of its ${c.listing.items} items. To have every item shown, the user can ${hostAdvice().set('webFetch.extractMainContent', false)}.`);
   }
   if (c.scriptBuilt) {
     notes.push(`the page needs JavaScript: its HTML holds only ${c.pageChars} characters of text, and its scripts, which Scout does not run, build the rest, so its content is not in this text. Look for an API, a feed, or a version of the page that does not need JavaScript.`);

@@ -15,7 +15,7 @@ describe('web_fetch page notes', () => {
   it('says how many items of a listing the article holds, why a discussion is shown without Readability, and how much comments held', () => {
     assert.deepEqual(pageBody('html', rendered({ listing: { shown: 8, items: 12 }, pageChars: 9000, contentChars: 7000 }), 10_000).notes, [
       "showing the page's main content; about 2000 characters of navigation, sidebars, footers, comments and similar text were left out.",
-      'the page looks like a listing: the text below holds 8 of its 12 items. The user can turn the setting `scout.webFetch.extractMainContent` off to have every item shown.',
+      'the page looks like a listing: the text below holds 8 of its 12 items. To have every item shown, the user can set scout.webFetch.extractMainContent to false.',
     ]);
     assert.deepEqual(pageBody('html', rendered({ content: 'main', namedChrome: ['div.nav'], pageChars: 3000, contentChars: 700 }), 10_000).notes, [
       'no article was found in the page, so its `main` element is shown without the navigation and sidebars in it (one named `div.nav` included); about 2300 characters of other text were left out.',
@@ -39,10 +39,10 @@ describe('web_fetch page notes', () => {
 
     it('blames the page when it used its CPU budget, and the machine when the wall-clock backstop stopped it first', () => {
       assert.deepEqual(pageBody('html', stopped('html', { failure: 'timeout', usage: { wallMs: 12_000, cpuMs: 10_000 } }), 10_000).notes, [
-        'converting the HTML used up the 10 s of processor time a conversion may use (scout.webFetch.conversionTimeoutMs), so the raw HTML is shown.',
+        'converting the HTML used up the 10 s of processor time a conversion may use (setting scout.webFetch.conversionTimeoutMs), so the raw HTML is shown.',
       ]);
       assert.deepEqual(pageBody('html', stopped('html', { failure: 'overloaded', usage: { wallMs: 40_000, cpuMs: 2140 } }), 10_000).notes, [
-        'the computer was too busy to convert the page (in 40 s it got only 2.14 s of processor time, of the 10 s it may use (scout.webFetch.conversionTimeoutMs); fetching it again when the computer is less busy converts it), so the raw HTML is shown.',
+        'the computer was too busy to convert the page (in 40 s it got only 2.14 s of processor time, of the 10 s it may use (setting scout.webFetch.conversionTimeoutMs); fetching it again when the computer is less busy converts it), so the raw HTML is shown.',
       ]);
       assert.deepEqual(pageBody('html', stopped('html', { failure: 'timeout', usage: { wallMs: 40_000, cpuMs: undefined } }), 10_000).notes, ['converting the HTML took longer than 40 s, so the raw HTML is shown.']);
     });
@@ -50,8 +50,8 @@ describe('web_fetch page notes', () => {
     it('shows the pages of a PDF read before its budget ran out (a page that inflates to 1 GiB of text)', () => {
       const result = pageBody('pdf', stopped('pdf', { failure: 'timeout', pdfPagesRead: ['--- Page 1 of 3 ---\n\none', '--- Page 2 of 3 ---\n\ntwo'] }), 10_000);
       assert.equal(result.body, '--- Page 1 of 3 ---\n\none\n\n--- Page 2 of 3 ---\n\ntwo');
-      assert.deepEqual(result.notes, ['reading the PDF used up the 10 s of processor time a conversion may use (scout.webFetch.conversionTimeoutMs) on page 3, so only the 2 pages read before it are shown.']);
-      assert.equal(pageBody('pdf', stopped('pdf', { failure: 'timeout', pdfPagesRead: [] }), 10_000).body, '(Nothing can be shown: reading the PDF used up the 10 s of processor time a conversion may use (scout.webFetch.conversionTimeoutMs).)');
+      assert.deepEqual(result.notes, ['reading the PDF used up the 10 s of processor time a conversion may use (setting scout.webFetch.conversionTimeoutMs) on page 3, so only the 2 pages read before it are shown.']);
+      assert.equal(pageBody('pdf', stopped('pdf', { failure: 'timeout', pdfPagesRead: [] }), 10_000).body, '(Nothing can be shown: reading the PDF used up the 10 s of processor time a conversion may use (setting scout.webFetch.conversionTimeoutMs).)');
     });
   });
 });

@@ -464,7 +464,7 @@ describe('web_fetch tool', function () {
       await stalling.run(stalling.parse({ url: server.url('/page') }, config), webToolEnv(config));
       const out = await stalling.run(stalling.parse({ url: server.url('/stalls-converting') }, config), webToolEnv(config));
       assert.equal(out.value.format, 'raw-html');
-      assert.match(out.text, /Note: the computer was too busy to convert the page \(in [\d.]+ s it got only [\d.]+ s of processor time, of the 0.5 s it may use \(scout\.webFetch\.conversionTimeoutMs\); fetching it again when the computer is less busy converts it\), so the raw HTML is shown\./);
+      assert.match(out.text, /Note: the computer was too busy to convert the page \(in [\d.]+ s it got only [\d.]+ s of processor time, of the 0.5 s it may use \(setting scout\.webFetch\.conversionTimeoutMs\); fetching it again when the computer is less busy converts it\), so the raw HTML is shown\./);
       assert.ok(out.value.markdown.startsWith('<!DOCTYPE html>'));
       assert.ok(out.text.length <= 5000);
       assert.match(out.text, /\(Content truncated: the page is longer than Scout shows in one result\./);

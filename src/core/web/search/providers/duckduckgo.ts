@@ -1,4 +1,5 @@
 import { ToolError } from '../../../errors';
+import { hostAdvice } from '../../../hostAdvice';
 import type { DuckDuckGoPage } from './duckduckgoPage';
 import { checkResponse, sendRequest, timedOut } from './request';
 import type { SearchHints, SearchProvider } from './types';
@@ -65,7 +66,7 @@ export const duckduckgoProvider: SearchProvider = {
     if (!page.recognised) {
       throw new ToolError(
         'WEB_PROVIDER_ERROR',
-        `DuckDuckGo answered with a page that is not its result list (HTTP ${res.status}); its layout may have changed, or a proxy answered instead. Try again later, or choose a keyed provider (setting scout.webSearch.provider).`,
+        `DuckDuckGo answered with a page that is not its result list (HTTP ${res.status}); its layout may have changed, or a proxy answered instead. Try again later, or choose a keyed provider (${hostAdvice().setting('webSearch.provider')}).`,
       );
     }
     return { results: page.results.slice(0, ctx.maxResults) };
@@ -75,6 +76,6 @@ export const duckduckgoProvider: SearchProvider = {
 function botCheck(status: number): ToolError {
   return new ToolError(
     'WEB_RATE_LIMITED',
-    `DuckDuckGo answered with its bot check instead of results (HTTP ${status}): it limits automated searches from one address. Wait a few minutes and search again with fewer queries, or choose a provider with an API key (setting scout.webSearch.provider, then the command "Scout: Set Web Search API Key").`,
+    `DuckDuckGo answered with its bot check instead of results (HTTP ${status}): it limits automated searches from one address. Wait a few minutes and search again with fewer queries, or choose a provider with an API key (${hostAdvice().setting('webSearch.provider')}) and ${hostAdvice().storeApiKey()}.`,
   );
 }

@@ -6,6 +6,7 @@ import { braveProvider } from './brave';
 import { duckduckgoProvider } from './duckduckgo';
 import { exaProvider } from './exa';
 import { keyAdvice } from './request';
+import { capitalized, hostAdvice } from '../../../hostAdvice';
 import { searxngProvider } from './searxng';
 import { tavilyProvider } from './tavily';
 import type { ProviderId, SearchProvider } from './types';
@@ -41,7 +42,7 @@ export interface SelectedProvider {
 export async function selectProvider(config: WebSearchConfig, getSecret: ((name: string) => Promise<string | undefined>) | undefined): Promise<SelectedProvider> {
   const id = config.provider;
   if (!Object.hasOwn(PROVIDERS, id)) {
-    throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `The setting scout.webSearch.provider is "${String(id)}", which is not a provider Scout knows. Set it to one of: ${Object.keys(PROVIDERS).join(', ')}.`);
+    throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `web_search is set to use the provider "${String(id)}" (${hostAdvice().setting('webSearch.provider')}), which Scout does not know. Choose one of: ${Object.keys(PROVIDERS).join(', ')}.`);
   }
   const provider = PROVIDERS[id];
   const configured = (config.baseUrls as Record<string, unknown> | undefined)?.[id];
@@ -49,7 +50,7 @@ export async function selectProvider(config: WebSearchConfig, getSecret: ((name:
   let guard: AddressGuard | false;
   if (typeof configured === 'string' && configured.trim() !== '') {
     try {
-      baseUrl = parseWebUrl(configured, `The "${id}" entry of scout.webSearch.baseUrls`);
+      baseUrl = parseWebUrl(configured, capitalized(hostAdvice().providerUrl(id)));
     } catch (e) {
       throw isToolError(e) ? new ToolError('WEB_PROVIDER_UNCONFIGURED', e.message) : e;
     }
@@ -60,7 +61,7 @@ export async function selectProvider(config: WebSearchConfig, getSecret: ((name:
   } else {
     throw new ToolError(
       'WEB_PROVIDER_UNCONFIGURED',
-      `web_search is set to use ${provider.label} (setting scout.webSearch.provider), which needs the address of your instance: set the "${id}" entry of the setting scout.webSearch.baseUrls, for example {"${id}": "https://searx.example.org"} (CLI: --provider-url URL). Or set scout.webSearch.provider to "duckduckgo".`,
+      `web_search is set to use ${provider.label} (${hostAdvice().setting('webSearch.provider')}), which needs the address of your instance in ${hostAdvice().providerUrl(id)}, for example https://searx.example.org. Or ${hostAdvice().set('webSearch.provider', 'duckduckgo')}.`,
     );
   }
   if (!provider.keyed) return { provider, baseUrl, guard };
@@ -71,7 +72,7 @@ export async function selectProvider(config: WebSearchConfig, getSecret: ((name:
     throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `Scout could not read the ${provider.label} API key from secret storage (${e instanceof Error ? e.message : String(e)}). ${keyAdvice(provider)}`);
   }
   if (!apiKey) {
-    throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `web_search is set to use ${provider.label} (setting scout.webSearch.provider), which needs an API key, and none is stored. ${keyAdvice(provider)}`);
+    throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `web_search is set to use ${provider.label} (${hostAdvice().setting('webSearch.provider')}), which needs an API key, and Scout has none. ${keyAdvice(provider)}`);
   }
   return { provider, baseUrl, guard, apiKey };
 }

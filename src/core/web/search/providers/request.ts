@@ -1,4 +1,3 @@
-import { webSearchKeyEnvVar, type KeyedWebSearchProvider } from '../../../config';
 import { isToolError, quoteValue, ToolError } from '../../../errors';
 import { cutAtCodePoint } from '../../../codePoints';
 import { httpRequest, type HttpResponse } from '../../http/client';
@@ -6,7 +5,7 @@ import { showControlPictures } from '../../../controlCharacters';
 import { redactSecret } from '../redaction';
 import { cleanText, objectField } from '../text';
 import type { ProviderContext, SearchProvider } from './types';
-import { hostAdvice } from '../../../hostAdvice';
+import { capitalized, hostAdvice } from '../../../hostAdvice';
 
 /** On HTTP 429 a provider request is retried once, after `Retry-After` but never more than 5 s. */
 export const MAX_RETRY_WAIT_MS = 5000;
@@ -147,7 +146,7 @@ function transportError(provider: SearchProvider, ctx: ProviderContext, e: unkno
     case 'WEB_BLOCKED_ADDRESS':
       return new ToolError(
         'WEB_PROVIDER_UNAVAILABLE',
-        `${where} resolves to a non-public address, which Scout refuses for a provider's default address (this network may redirect DNS). To use a search server on your own network, set its address in the "${provider.id}" entry of scout.webSearch.baseUrls.`,
+        `${where} resolves to a non-public address, which Scout refuses for a provider's default address (this network may redirect DNS). To use a search server on your own network, give its address in ${hostAdvice().providerUrl(provider.id)}.`,
       );
     case 'WEB_NETWORK':
       return new ToolError('WEB_PROVIDER_UNAVAILABLE', `${where} could not be reached: ${firstSentence(e.message)} ${reachAdvice(provider)}`);
@@ -172,7 +171,7 @@ export function checkResponse(provider: SearchProvider, ctx: ProviderContext, re
     throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `${provider.label} refused the API key (${status}${detail(res, ctx.apiKey)}). ${keyAdvice(provider)}`);
   }
   if (res.status >= 500) {
-    throw new ToolError('WEB_PROVIDER_UNAVAILABLE', `${provider.label} is not available right now (${status}${detail(res, ctx.apiKey)}). Try again later, or choose another provider in the setting scout.webSearch.provider.`);
+    throw new ToolError('WEB_PROVIDER_UNAVAILABLE', `${provider.label} is not available right now (${status}${detail(res, ctx.apiKey)}). Try again later, or choose another provider (${hostAdvice().setting('webSearch.provider')}).`);
   }
   if (res.status < 200 || res.status > 299) {
     throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} refused the search (${status}${detail(res, ctx.apiKey)}). ${baseUrlAdvice(provider)}`);
@@ -207,16 +206,17 @@ export function readJsonObject(provider: SearchProvider, ctx: ProviderContext, r
   return object;
 }
 
-/** How to give a keyed provider its key: the VS Code command and the CLI's environment variable. */
+/** How to give a keyed provider its key, in the host's words (VS Code's command, the CLI's environment variable). */
 export function keyAdvice(provider: SearchProvider): string {
-  return `Store a valid key with the command "Scout: Set Web Search API Key" (from the CLI: the environment variable ${webSearchKeyEnvVar(provider.id as KeyedWebSearchProvider)}), or set scout.webSearch.provider to "duckduckgo", which needs no key.`;
+  const advice = hostAdvice();
+  return `${capitalized(advice.storeApiKey(provider.id))}, or ${advice.set('webSearch.provider', 'duckduckgo')}, which needs no key.`;
 }
 
 /** Where a provider's address comes from, for messages about a wrong one. */
 export function baseUrlAdvice(provider: SearchProvider): string {
   return provider.defaultBaseUrl === undefined
-    ? `Check the "${provider.id}" entry of the setting scout.webSearch.baseUrls (CLI: --provider-url).`
-    : `If you set a "${provider.id}" entry in scout.webSearch.baseUrls (CLI: --provider-url), check it, or remove it to use ${provider.defaultBaseUrl}.`;
+    ? `Check ${hostAdvice().providerUrl(provider.id)}.`
+    : `If you set ${hostAdvice().providerUrl(provider.id)}, check it, or remove it to use ${provider.defaultBaseUrl}.`;
 }
 
 function reachAdvice(provider: SearchProvider): string {
@@ -227,7 +227,7 @@ function reachAdvice(provider: SearchProvider): string {
 export function timedOut(provider: SearchProvider, timeoutMs: number): ToolError {
   return new ToolError(
     'WEB_TIMEOUT',
-    `${provider.label} did not answer within the ${timeoutMs / 1000} s web_search budget (setting scout.webSearch.searchTimeoutMs). Try again, with fewer queries.`,
+    `${provider.label} did not answer within the ${timeoutMs / 1000} s web_search budget (${hostAdvice().setting('webSearch.searchTimeoutMs')}). Try again, with fewer queries.`,
   );
 }
 
@@ -236,7 +236,7 @@ function rateLimited(provider: SearchProvider, res: HttpResponse, attempt: numbe
   const tried = attempt === 2 ? 'twice in a row, once after waiting' : 'and asked for a wait longer than the time left';
   return new ToolError(
     'WEB_RATE_LIMITED',
-    `${provider.label} is limiting how often Scout may search (HTTP 429, ${tried}).${asked} Wait a little and search again with fewer queries, or choose a provider or plan with a higher limit (setting scout.webSearch.provider).`,
+    `${provider.label} is limiting how often Scout may search (HTTP 429, ${tried}).${asked} Wait a little and search again with fewer queries, or choose a provider or plan with a higher limit (${hostAdvice().setting('webSearch.provider')}).`,
   );
 }
 
