@@ -171,7 +171,7 @@ describe('web/convert htmlToMarkdown', () => {
     const expected = [
       '# Version notes',
       '漢字 means Chinese characters.',
-      'Energy is $E = mc^2$ and $x+1$.',
+      'Energy is $E = mc^2$ and $x + 1$.',
       '$$\\sum_{i=1}^n i$$',
       '| Browser | Status |\n| --- | --- |\n| Chrome | check |\n| Safari | Not supported |',
     ];
@@ -185,6 +185,46 @@ describe('web/convert htmlToMarkdown', () => {
         assert.doesNotMatch(result.markdown, /\u00AD|¶|§|かん/);
       });
     }
+
+    // MathJax 3's CommonHTML output, trimmed from its own demo page: each formula is an <mjx-container> whose
+    // class names (`CtxtMenu_Attached_0`) read as a menu's to Readability, with a drawn copy (aria-hidden) and
+    // the MathML beside it, written with whitespace between tokens or none.
+    const mjx = (mathml: string, display = false): string =>
+      `<mjx-container class="MathJax CtxtMenu_Attached_0" jax="CHTML" tabindex="0" ctxtmenu_counter="0"${display ? ' display="true"' : ''} style="font-size: 101.6%; position: relative;">` +
+      '<mjx-math class="MJX-TEX" aria-hidden="true"><mjx-mi class="mjx-i"><mjx-c class="mjx-c1D44E TEX-I"></mjx-c></mjx-mi></mjx-math>' +
+      `<mjx-assistive-mml unselectable="on" display="${display ? 'block' : 'inline'}"><math xmlns="http://www.w3.org/1998/Math/MathML"${display ? ' display="block"' : ''}>${mathml}</math></mjx-assistive-mml></mjx-container>`;
+    const mathJaxPage =
+      '<html><head><title>MathJax v3 with MathML input and HTML output</title></head><body><div class="content"><h1>MathJax v3 beta: MathML input, HTML output test</h1>' +
+      `<p>When</p>${mjx('<mi>\n a\n </mi><mo>\n ≠\n </mo><mn>\n 0\n </mn>')}, there are two solutions to ${mjx('<mi>a</mi><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo><mi>b</mi><mi>x</mi><mo>+</mo><mi>c</mi><mo>=</mo><mn>0</mn>')} and they are ` +
+      mjx('<mi>x</mi><mo>=</mo><mfrac><mrow><mo>−</mo><mi>b</mi><mo>±</mo><msqrt><msup><mi>b</mi><mn>2</mn></msup><mo>−</mo><mn>4</mn><mi>a</mi><mi>c</mi></msqrt></mrow><mrow><mn>2</mn><mi>a</mi></mrow></mfrac><mo>.</mo>', true) +
+      '<h2>In-line Mathematics</h2><p>Finally, while display equations look good for a page of samples, the ability to mix math and text in a paragraph is also important. This expression ' +
+      `${mjx('<msqrt><mn>3</mn><mi>x</mi><mo>−</mo><mn>1</mn></msqrt><mo>+</mo><mo stretchy="false">(</mo><mn>1</mn><mo>+</mo><mi>x</mi><msup><mo stretchy="false">)</mo><mn>2</mn></msup>')} is an example of an inline equation. As you see, MathJax equations can be used this way as well, without unduly disturbing the spacing between lines.</p></div></body></html>`;
+    for (const extractMainContent of [false, true]) {
+      it(`writes MathJax's rendered formulas as TeX once, in their place (extraction ${extractMainContent ? 'on' : 'off'})`, () => {
+        const result = converted(mathJaxPage, { ...whole, extractMainContent });
+        if (extractMainContent) assert.equal(result.content, 'readability');
+        const blocks = result.markdown.split('\n\n').map((b) => b.trim());
+        assert.ok(blocks.includes('When'), result.markdown);
+        assert.ok(blocks.includes('$a ≠ 0$, there are two solutions to $a x^{2} + b x + c = 0$ and they are'), result.markdown);
+        assert.ok(blocks.includes('$$x = \\frac{− b ± \\sqrt{b^{2} − 4 a c}}{2 a} .$$'), result.markdown);
+        assert.match(result.markdown, /This expression \$\\sqrt\{3 x − 1\} \+ \( 1 \+ x \)\^\{2\}\$ is an example/);
+        assert.doesNotMatch(result.markdown, /mjx|CtxtMenu/);
+      });
+    }
+
+    // An old Japanese portal page's layout table: a bold label, two <br>, then a link whose text is in <font>.
+    it('keeps a line break between a label and the <font> link after a run of <br> (extraction on)', () => {
+      const row = (label: string, href: string, value: string): string =>
+        `<tr><td height="50" bgcolor="#ECFFEC"><b><font size="-1">${label}</font></b><br />\n  <br />\n  <a href="${href}"><font size="-1">${value}</font></a></td></tr>`;
+      const prose = '<p>' + 'むかしむかし、ある村に、とても働き者のおじいさんとおばあさんが住んでいました。'.repeat(12) + '</p>';
+      const html =
+        `<html><head><title>福娘童話集</title></head><body><table width="760"><tr><td>${prose}</td></tr>` +
+        row('あこがれの職業紹介', '/work/041.html', '歌手') + row('恋の誕生日占い', '/birthday/01.html', '自分の考えをしっかりと持った女の子。') +
+        `<tr><td>${prose}</td></tr></table></body></html>`;
+      const markdown = md(html, { ...whole, extractMainContent: true });
+      assert.doesNotMatch(markdown, /あこがれの職業紹介\*\*\[歌手|恋の誕生日占い\*\*\[/, markdown);
+      assert.match(markdown, /あこがれの職業紹介\*\*\s+\[歌手\]\(https:\/\/docs\.example\/work\/041\.html\)/, markdown);
+    });
 
     it('keeps two adjacent links around blocks (cards) on lines of their own, and inline links on one line', () => {
       assert.equal(md('<div class="cards"><a href="/a"><div><h3>First card</h3></div></a><a href="/b"><div><h3>Second card</h3></div></a></div>'), '[First card](https://docs.example/a)\n\n[Second card](https://docs.example/b)');

@@ -150,8 +150,8 @@ const PERMALINK_TEXT = /^[\s¶§#🔗]*$/u;
 /**
  * Removes what a browser shows but a reader does not read as the text: ruby annotations (`<rt>`, `<rp>`: the
  * base text stays, `漢字` rather than `漢(かん)字(じ)`), permalink anchors (Sphinx's `¶` after every heading),
- * and soft hyphens (U+00AD, which split words for a search: `Ver\u00ADsion`); and puts each MathML formula's
- * TeX in its place (see {@link markMath}).
+ * and soft hyphens (U+00AD, which split words for a search: `Ver\u00ADsion`); puts each MathML formula's
+ * TeX in its place (see {@link markMath}) and renames `<font>` to `<span>` (see {@link renameFonts}).
  */
 function cleanPageText(document: Document): void {
   for (const el of Array.from(document.body.querySelectorAll('rt, rp, a.headerlink'))) el.remove();
@@ -160,6 +160,7 @@ function cleanPageText(document: Document): void {
     if (text !== '' && PERMALINK_TEXT.test(text) && a.children.length === 0) a.remove();
   }
   markMath(document);
+  renameFonts(document);
   const walker = document.createTreeWalker(document.body, 4 /* NodeFilter.SHOW_TEXT */);
   for (let text = walker.nextNode(); text; text = walker.nextNode()) {
     if (text.textContent?.includes('\u00AD')) text.textContent = text.textContent.replace(/\u00AD/g, '');
@@ -167,23 +168,71 @@ function cleanPageText(document: Document): void {
 }
 
 /**
+ * Renames each `<font>` to `<span>` (its attributes dropped: they only style it). Readability turns a run of
+ * `<br>` into a `<p>` that takes the inline content after it, and it counts `<font>` as a block there: on an
+ * old page's `<td><b>Label</b><br><br><a><font>Value</font></a></td>` the `<p>` stayed empty, the line break
+ * was lost with it, and the cell read `LabelValue`. Readability renames `<font>` to `<span>` itself, later.
+ */
+function renameFonts(document: Document): void {
+  for (const font of Array.from(document.body.querySelectorAll('font'))) {
+    const span = document.createElement('span');
+    while (font.firstChild) span.appendChild(font.firstChild);
+    font.replaceWith(span);
+  }
+}
+
+/**
  * Replaces each `<math>` by a marker the Markdown rules write as `$TeX$` (`$$TeX$$` on its own line for
  * `display="block"`): its TeX annotation (`<annotation encoding="application/x-tex">`), else its `alttext`,
- * else its text. Without this a formula came out as its scattered MathML tokens, or not at all.
+ * else its MathML written out (see {@link mathMLText}). Without this a formula came out as its scattered
+ * MathML tokens, or not at all.
+ *
+ * A formula a renderer wrapped ({@link MATH_RENDERER}: MathJax's `<mjx-container class="MathJax …">`, KaTeX's
+ * `<span class="katex">`) is replaced with its wrapper: the wrapper's class names (MathJax's
+ * `CtxtMenu_Attached_0`) look like a menu's to Readability, which dropped every formula of a MathJax page
+ * with them, and its drawn copy of the formula is not text.
  */
 function markMath(document: Document): void {
   for (const math of Array.from(document.body.querySelectorAll('math'))) {
+    if (!math.isConnected) continue; // inside a wrapper replaced already
     const annotation = Array.from(math.querySelectorAll('annotation')).find((a) => /^(application\/x-tex|tex|latex)$/i.test((a.getAttribute('encoding') ?? '').trim()));
-    const tex = normaliseTex(annotation?.textContent ?? '') || normaliseTex(math.getAttribute('alttext') ?? '') || normaliseTex(Array.from(math.querySelectorAll('annotation, annotation-xml')).reduce((t, a) => t.replace(a.textContent ?? '', ''), math.textContent ?? ''));
+    const tex = normaliseTex(annotation?.textContent ?? '') || normaliseTex(math.getAttribute('alttext') ?? '') || normaliseTex(mathMLText(math));
+    const wrapper = math.parentElement?.closest(MATH_RENDERER);
+    const replaced = wrapper && wrapper.querySelectorAll('math').length === 1 ? wrapper : math;
     if (tex === '') {
-      math.remove();
+      replaced.remove();
       continue;
     }
     const marker = document.createElement('span');
-    marker.setAttribute(MATH_MARKER_ATTRIBUTE, math.getAttribute('display') === 'block' ? 'block' : 'inline');
+    const block = math.getAttribute('display') === 'block' || wrapper?.getAttribute('display') === 'true' || wrapper?.classList.contains('katex-display');
+    marker.setAttribute(MATH_MARKER_ATTRIBUTE, block ? 'block' : 'inline');
     marker.textContent = tex;
-    math.replaceWith(marker);
+    replaced.replaceWith(marker);
   }
+}
+
+/** Elements math renderers wrap a formula in, with their drawn copy of it beside the MathML. */
+const MATH_RENDERER = 'mjx-container, .MathJax, .MathJax_Display, .katex-display, .katex';
+
+/**
+ * A MathML element written out as TeX-like text: token elements (`<mi>`, `<mn>`, `<mo>`, `<mtext>`) as their
+ * text, `<msup>` as `base^{exponent}`, `<msub>` as `base_{index}`, `<msubsup>`, `<mfrac>` as
+ * `\frac{a}{b}`, `<msqrt>` and `<mroot>` as `\sqrt`, and anything else as its children separated by
+ * spaces, so `<mi>a</mi><msup><mi>x</mi><mn>2</mn></msup>` reads `a x^{2}`, not `ax2`. Annotations are left out.
+ */
+function mathMLText(node: Element): string {
+  const name = node.nodeName.toLowerCase();
+  if (name === 'annotation' || name === 'annotation-xml') return '';
+  const kids = Array.from(node.children);
+  if (kids.length === 0) return (node.textContent ?? '').trim();
+  const [a, b, c] = kids.map(mathMLText);
+  if (name === 'msup' && kids.length === 2) return `${a}^{${b}}`;
+  if (name === 'msub' && kids.length === 2) return `${a}_{${b}}`;
+  if (name === 'msubsup' && kids.length === 3) return `${a}_{${b}}^{${c}}`;
+  if (name === 'mfrac' && kids.length === 2) return `\\frac{${a}}{${b}}`;
+  if (name === 'mroot' && kids.length === 2) return `\\sqrt[${b}]{${a}}`;
+  if (name === 'msqrt') return `\\sqrt{${kids.map(mathMLText).join(' ')}}`;
+  return kids.map(mathMLText).filter((t) => t !== '').join(' ');
 }
 
 function normaliseTex(tex: string): string {

@@ -194,7 +194,7 @@ const FILE_NAME_ALT = /^[^\s/\\]{1,100}\.(?:jpe?g|png|gif|webp|svg|bmp|ico|tiff?
 const LAYOUT_IMAGE_NAME = /^(?:spacer|space|blank|clear|transparent|trans|pixel|dot|shim|1x1|corner|spc)(?:[-_. ]?\w{0,3})?$/i;
 
 /** `img`'s alt text, trimmed; '' when it has none or it is only a file name ({@link FILE_NAME_ALT}). */
-function describingAlt(img: Element): string {
+export function describingAlt(img: Element): string {
   const alt = (img.getAttribute('alt') ?? '').trim();
   return FILE_NAME_ALT.test(alt) ? '' : alt;
 }
