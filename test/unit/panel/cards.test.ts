@@ -351,9 +351,10 @@ describe('panel error cards', () => {
   });
 
   it('puts a person’s summary above the model’s message of a real grep error', async () => {
-    // Unique text, so the literal search grep also runs for an invalid regex finds it nowhere under the temp folder.
-    const pattern = `nowhere_${process.pid}_${Date.now()}(b`;
-    const error = await grepTool.run(grepTool.parse({ pattern }, defaultConfig()), env(realpathSync(tmpdir()))).then(() => undefined, (e: unknown) => e);
+    // In a folder of its own: grep also searches an invalid regex as literal text, and the whole temp folder
+    // (integration runs leave editor profiles there) took longer than the test's bound on a busy machine.
+    const root = makeTree({ 'a.txt': 'no such text\n' });
+    const error = await grepTool.run(grepTool.parse({ pattern: 'nowhere(b' }, defaultConfig()), env(root)).then(() => undefined, (e: unknown) => e).finally(() => removeTree(root));
     const card = buildCard(failedRun('grep', error)).card;
     assert.equal(card.error?.summary, 'The pattern is not valid.');
     assert.equal(card.error?.code, 'SEARCH_INVALID_PATTERN');
