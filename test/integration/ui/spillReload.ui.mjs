@@ -169,10 +169,17 @@ describe('spill documents across a window reload', function () {
     await myCards().first().locator('.card-meta', { hasText: `${MANY} files` }).waitFor({ timeout: 30_000 });
   }
 
-  /** Reloads the window once Scout has had time to write the results to its storage. */
+  /**
+   * Reloads the window once Scout has had time to write the results to its storage, with Developer: Reload
+   * Window as a person does: the workbench then saves which editors are open before it goes. A bare page
+   * reload does not wait for that save in the browser, so the newest tab was sometimes not restored (its
+   * result was: Scout took it back and its card opened it).
+   */
   async function reload() {
     await page.waitForTimeout(3_000);
-    await page.reload();
+    const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 60_000 });
+    await runCommand(page, 'Developer: Reload Window');
+    await navigated;
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.tabs-container .tab').first().waitFor({ timeout: 60_000 });
     // A result tab is named by its URI, so the workbench shows it before the extension host is up (an
