@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { formatToolError, isToolError, ToolError } from '../core/errors';
@@ -42,6 +43,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (line.settings.rgPath !== undefined && !isExecutableFile(path.resolve(line.settings.rgPath))) {
       throw new UsageError(`--rg ${line.settings.rgPath} is not an executable file.`);
     }
+    if (line.settings.rgPath !== undefined) checkRipgrep(path.resolve(line.settings.rgPath), line.settings.rgPath);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     process.stderr.write(`scout: ${e.message}\n\n${usage(tools)}\n`);
@@ -86,6 +88,23 @@ async function main(argv: readonly string[]): Promise<number> {
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+  }
+}
+
+/**
+ * Checks that `binary` (as given, `shown`) is ripgrep, by its `--version`. Another program can exit 0 or 1
+ * with no output (`--rg /bin/false`), which would read as "No files found" or "No matches found".
+ * @throws UsageError when it fails to run within 10 s or its version line does not start with "ripgrep "
+ */
+function checkRipgrep(binary: string, shown: string): void {
+  let version = '';
+  try {
+    version = execFileSync(binary, ['--version'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 });
+  } catch {
+    // Not ripgrep either way: said below.
+  }
+  if (!version.startsWith('ripgrep ')) {
+    throw new UsageError(`--rg ${shown} is not ripgrep: its --version did not print "ripgrep <version>". Pass the path of ripgrep 13 or later.`);
   }
 }
 

@@ -10,7 +10,7 @@ import { hostAdvice } from '../hostAdvice';
  * rg's own messages (never against per-path ones, which quote ignore files) to tell a model mistake
  * (`SEARCH_INVALID_PATTERN`) from a search failure (`SEARCH_FAILED`).
  */
-const REGEX_REJECTIONS = [/regex parse error/, /is not allowed in a regex/, /compiled regex exceeds size limit/, /regex.*(could not|failed to) (be )?compile/i, /pattern contains .* impossible to match/];
+const REGEX_REJECTIONS = [/regex parse error/, /PCRE2: error compiling pattern/, /is not allowed in a regex/, /compiled regex exceeds size limit/, /regex.*(could not|failed to) (be )?compile/i, /pattern contains .* impossible to match/];
 const GLOB_REJECTIONS = [/error parsing glob/, /invalid glob/i];
 
 /** How to fix a glob, as the end of an invalid-glob message. */
@@ -77,7 +77,7 @@ export function interpretExit(exit: RipgrepExit, args: PatternArguments): Ripgre
       );
     }
     throw new RegexRejectedError(
-      `ripgrep rejected ${args.regex.name} ${quoteValue(args.regex.value)} as a regular expression:\n${excerpt(rgText)}\nFix it (Rust regex syntax: escape literal ( ) [ ] { } . * + ? | \\ with a backslash; look-around and backreferences are not supported) and call again.`,
+      `ripgrep rejected ${args.regex.name} ${quoteValue(args.regex.value)} as a regular expression:\n${excerpt(rgText)}\nFix it (escape literal ( ) [ ] { } . * + ? | \\ with a backslash; the syntax is Rust's regex, or PCRE2's for a pattern with look-around or backreferences) and call again.`,
     );
   }
   if (args.glob && GLOB_REJECTIONS.some((re) => re.test(rgText))) {

@@ -70,7 +70,7 @@ describe('attack: prompt-injection hygiene', function () {
   });
 
   const searchEnvHere = () => searchEnv({ folders: [folder(root)] });
-  const searching = (): ToolEnv => ({ ...webToolEnv(searchConfig({ provider: 'tavily', baseUrls: { tavily: provider.url('/') } })), getSecret: async (name) => (name === webSearchSecretName('tavily') ? 'tvly-x' : undefined) });
+  const searching = (): ToolEnv => ({ ...webToolEnv(searchConfig({ provider: 'tavily', baseUrls: { tavily: provider.url('/') } })), getSecret: async (name) => (name === webSearchSecretName('tavily') ? 'tvly-injection-key-01' : undefined) });
 
   it('web_fetch puts the untrusted-text note in the header, before any page text, and drops scripts', async () => {
     for (const url of [pages.url('/page'), pages.url('/json')]) {

@@ -226,7 +226,8 @@ describe("advice in the host's own words: flags in the CLI and the MCP server, s
     const lines = Array.from({ length: 200 }, (_, i) => `needle ${i} ${'x'.repeat(40)}`).join('\n');
     const ws = makeTree({ 'a.txt': `${lines}\n`, 'node_modules/pkg/index.js': 'needle\n', 'link-out': { symlink: path.dirname(RG_PATH) } });
     const fakeRg = path.join(ws, '..', `not-rg-${process.pid}`);
-    writeFileSync(fakeRg, '#!/bin/sh\necho "this is not ripgrep output"\n');
+    // It passes the CLI's --version check (like an rg build too old for --json) and then prints no JSON.
+    writeFileSync(fakeRg, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "ripgrep 0.10.0"; exit 0; fi\necho "this is not ripgrep output"\n');
     chmodSync(fakeRg, 0o755);
     const web = await startScriptedServer();
     web.handle = (req, res) => {

@@ -72,6 +72,9 @@ describe('CLI', function () {
     ['a fractional page size', ['glob', '{"pattern":"*"}', '--config', 'search.globMaxResults=2.5'], /must be an integer from 1 to 10000, not 2\.5\./],
     ['a missing --rg binary', ['glob', '{"pattern":"*.md"}', '--rg', '/nonexistent/rg'], /--rg \/nonexistent\/rg is not an executable file\./],
     ['a directory as --rg', ['glob', '{"pattern":"*.md"}', '--rg', '/'], /--rg \/ is not an executable file\./],
+    // Exit 1 with no output reads as rg finding nothing: a false "No files found".
+    ['a program that is not ripgrep as --rg (/bin/false)', ['glob', '{"pattern":"*.md"}', '--rg', '/bin/false'], /--rg \/bin\/false is not ripgrep: its --version did not print "ripgrep <version>"\. Pass the path of ripgrep 13 or later\./],
+    ['a program that is not ripgrep as --rg (/bin/true)', ['grep', '{"pattern":"x"}', '--rg', '/bin/true'], /--rg \/bin\/true is not ripgrep/],
     ['an invalid --allow-private-host', ['web_fetch', '{"url":"http://127.0.0.1/"}', '--allow-private-host', 'notanip!!'], /--allow-private-host needs IP addresses, CIDR ranges or host names, and "notanip!!" is none of them\./],
     ['an empty --allow-private-host', ['web_fetch', '{"url":"http://127.0.0.1/"}', '--allow-private-host', ''], /--allow-private-host needs .* and "" is none of them\./],
     ['an invalid allowedPrivateHosts list', ['glob', '{}', '--config', 'webFetch.allowedPrivateHosts=["10.0.0.0/8","10.0.0.0/33"]'], /setting "webFetch\.allowedPrivateHosts" needs .* "10\.0\.0\.0\/33" is none of them/],

@@ -226,6 +226,16 @@ describe('grep tool', () => {
     assert.equal((await grepError({ pattern: 'x', include: '*.{ts' }, { folders: [folder(root)] })).code, 'SEARCH_INVALID_PATTERN');
   });
 
+  it('maps a look-around pattern PCRE2 cannot compile to SEARCH_INVALID_PATTERN with the fix, not to a ripgrep failure', async () => {
+    for (const [pattern, said] of [['(?<=fo+)o', /lookbehind assertion is not limited/], ['(?<=x', /missing closing parenthesis/]] as const) {
+      const error = await grepError({ pattern }, { folders: [folder(root)] });
+      assert.equal(error.code, 'SEARCH_INVALID_PATTERN', error.message);
+      assert.match(error.message, said);
+      assert.match(error.message, /PCRE2's for a pattern with look-around or backreferences\) and call again/);
+      assert.doesNotMatch(error.message, /not supported|another rg binary/);
+    }
+  });
+
   it('treats leading-dash and flag-like patterns as regexes, and -dir as a path', async () => {
     const minus = await grep({ pattern: '-1', path: '-dir' }, { folders: [folder(root)] });
     assert.equal(minus.text.split('\n').slice(0, 2).join('\n'), '-dir/x.txt\nLine 1: value -1 here');

@@ -316,11 +316,27 @@ describe('web_search providers (loopback servers speaking each API)', function (
       });
     });
 
+    it('refuses a key shorter than any real one before sending anything (a placeholder "x" left no error readable once redacted)', async () => {
+      for (const key of ['x', 'k', 'abc1234']) {
+        const config = searchConfig({ provider: 'brave', baseUrls: { brave: server.url('/brave') } });
+        await assert.rejects(tool.run(tool.parse({ queries: ['q'] }, config), searchEnv(config, { secrets: { [webSearchSecretName('brave')]: key } })), (e: ToolError) => {
+          assert.equal(e.code, 'WEB_PROVIDER_UNCONFIGURED');
+          assert.match(e.message, new RegExp(`^The Brave Search API key Scout has is ${key.length} characters? long, shorter than any real key, so it was not sent\\. Store a valid key with the command "Scout: Set Web Search API Key"`));
+          assert.ok(!e.message.includes('[redacted]'), e.message);
+          return true;
+        });
+      }
+      assert.equal(server.requests.length, 0);
+    });
+
     it('refuses an HTML page where JSON was expected', async () => {
       server.handle = (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><html><body><form action="/login">Sign in to the proxy</form></body></html>');
       await assert.rejects(run('tavily', { queries: ['q'] }), { code: 'WEB_PROVIDER_ERROR', message: /^Tavily answered with an HTML page where its JSON API answer was expected \(HTTP 200, Content-Type "text\/html"\)\. If you set the "tavily" entry of the setting scout\.webSearch\.baseUrls, check it/ });
       server.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<html>not json</html>');
       await assert.rejects(run('exa', { queries: ['q'] }), { code: 'WEB_PROVIDER_ERROR', message: /HTML page/ });
+      // Text that only starts with "<" is no HTML page: it is named for what it is.
+      server.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('<<<not json>>>');
+      await assert.rejects(run('exa', { queries: ['q'] }), { code: 'WEB_PROVIDER_ERROR', message: /^Exa answered with something that is not JSON \(HTTP 200, Content-Type "application\/json"\)/ });
       server.handle = (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"results": [');
       await assert.rejects(run('exa', { queries: ['q'] }), { code: 'WEB_PROVIDER_ERROR', message: /not JSON/ });
     });

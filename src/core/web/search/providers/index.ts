@@ -1,6 +1,7 @@
 import { webSearchSecretName, type KeyedWebSearchProvider, type WebSearchConfig } from '../../../config';
 import { isToolError, ToolError } from '../../../errors';
 import { AddressGuard } from '../../http/addressGuard';
+import { MIN_PIECE } from '../redaction';
 import { parseWebUrl } from '../../http/url';
 import { braveProvider } from './brave';
 import { duckduckgoProvider } from './duckduckgo';
@@ -73,6 +74,11 @@ export async function selectProvider(config: WebSearchConfig, getSecret: ((name:
   }
   if (!apiKey) {
     throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `web_search is set to use ${provider.label} (${hostAdvice().setting('webSearch.provider')}), which needs an API key, and Scout has none. ${keyAdvice(provider)}`);
+  }
+  // Every provider's keys are far longer. A placeholder such as "x" would also be redacted wherever its
+  // letters appear, which leaves no error message readable, so it is refused before anything is sent.
+  if (apiKey.length < MIN_PIECE) {
+    throw new ToolError('WEB_PROVIDER_UNCONFIGURED', `The ${provider.label} API key Scout has is ${apiKey.length} character${apiKey.length === 1 ? '' : 's'} long, shorter than any real key, so it was not sent. ${keyAdvice(provider)}`);
   }
   return { provider, baseUrl, guard, apiKey };
 }

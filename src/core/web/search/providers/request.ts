@@ -192,7 +192,7 @@ export function readJsonObject(provider: SearchProvider, ctx: ProviderContext, r
   const contentType = String(res.headers['content-type'] ?? '');
   const shownType = contentType ? quoteValue(contentType) : 'none';
   const text = res.body.toString('utf8');
-  if (/html/i.test(contentType) || /^\s*</.test(text)) {
+  if (/html/i.test(contentType) || /^\s*<(?:!doctype|html|head|body|\?xml)\b/i.test(text)) {
     throw new ToolError('WEB_PROVIDER_ERROR', `${provider.label} answered with an HTML page where its JSON API answer was expected (HTTP ${res.status}, Content-Type ${shownType}). ${baseUrlAdvice(provider)}`);
   }
   let value: unknown;
