@@ -226,7 +226,9 @@ describe('attack: hostile arguments, property-based (fast-check)', function () {
       }
       return outcome;
     });
-    assert.ok(searched >= RUNS / 5, `only ${searched} of ${RUNS} runs searched: the generator is too weak`);
+    // About a fifth of the generated objects are valid enough to search (97 of 500 in one CI run, with a
+    // random seed): the floor is half that, so it catches a generator that stopped reaching the search.
+    assert.ok(searched >= RUNS / 10, `only ${searched} of ${RUNS} runs searched: the generator is too weak`);
   });
 
   describe('web_fetch', () => {
