@@ -84,30 +84,47 @@ export interface ReadingParts {
  * at most {@link PART_MAX_CHARS} characters, counting a line as at most what a reader returns of it.
  */
 export function readingParts(pieces: Iterable<string>, extraLines: readonly number[]): ReadingParts {
-  const lengths: number[] = [...extraLines];
+  // ends[i]: characters a reader gets of lines 0..i, each line counted as at most LINE_READ_MAX_CHARS plus its
+  // line feed. A part's size is then one subtraction, so trying another part size costs a pass over the parts,
+  // not over the lines.
+  let ends: Float64Array = new Float64Array(4096);
+  let lines = 0;
+  let total = 0;
+  const add = (length: number): void => {
+    if (lines === ends.length) ends = grow(ends);
+    total += (length < LINE_READ_MAX_CHARS ? length : LINE_READ_MAX_CHARS) + 1;
+    ends[lines++] = total;
+  };
+  for (const length of extraLines) add(length);
   let current = 0;
   for (const piece of pieces) {
     let from = 0;
     for (let nl = piece.indexOf('\n'); nl >= 0; nl = piece.indexOf('\n', from)) {
-      lengths.push(current + nl - from);
+      add(current + nl - from);
       current = 0;
       from = nl + 1;
     }
     current += piece.length - from;
   }
-  lengths.push(current);
+  add(current);
   let partLines = PART_MAX_LINES;
   for (;;) {
     let widest = 0;
-    for (let start = 0; start < lengths.length; start += partLines) {
-      let chars = 0;
-      for (let i = start; i < Math.min(start + partLines, lengths.length); i++) chars += Math.min(lengths[i]!, LINE_READ_MAX_CHARS) + 1;
-      widest = Math.max(widest, chars);
+    for (let start = 0; start < lines; start += partLines) {
+      const chars = ends[Math.min(start + partLines, lines) - 1]! - (start > 0 ? ends[start - 1]! : 0);
+      if (chars > widest) widest = chars;
     }
     if (widest <= PART_MAX_CHARS || partLines === 1) break;
     partLines = Math.max(1, Math.min(partLines - 1, Math.floor((partLines * PART_MAX_CHARS) / widest)));
   }
-  return { lines: lengths.length, partLines };
+  return { lines, partLines };
+}
+
+/** `array` in a typed array of twice its length. */
+function grow(array: Float64Array): Float64Array {
+  const grown = new Float64Array(array.length * 2);
+  grown.set(array);
+  return grown;
 }
 
 /** Parts a footer lists one by one; a longer text gets the first two and the rule. */

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CorpusManifest } from './corpus';
@@ -64,20 +64,29 @@ function ripgrepEnv(): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs `rg argv` in `cwd` with stdout piped to this process and discarded (counted), and times it from spawn
- * to `close`. Rejects on exit status 2 or a signal (rg's error statuses), so a broken baseline is loud.
+ * Runs `rg argv` in `cwd` and times it from spawn to `close`: with `stdout` `pipe` (the default) rg's stdout is
+ * piped to this process and discarded (counted); with `file` rg writes it to a temporary file, which is
+ * measured and removed afterwards (what grep's reader gets, see `stdoutFile.ts`). Rejects on exit status 2 or
+ * a signal (rg's error statuses), so a broken baseline is loud.
  */
-export function timeRipgrep(argv: readonly string[], cwd: string, rgPath = BENCH_RG): Promise<RipgrepSample> {
+export function timeRipgrep(argv: readonly string[], cwd: string, rgPath = BENCH_RG, stdout: 'pipe' | 'file' = 'pipe'): Promise<RipgrepSample> {
   return new Promise((resolve, reject) => {
+    const file = stdout === 'file' ? path.join(mkdtempSync(path.join(os.tmpdir(), 'scout-bench-out-')), 'stdout') : undefined;
+    const fd = file ? openSync(file, 'w') : undefined;
     const started = performance.now();
-    const child = spawn(rgPath, [...argv], { cwd, env: ripgrepEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(rgPath, [...argv], { cwd, env: ripgrepEnv(), stdio: ['ignore', fd ?? 'pipe', 'pipe'], detached: true });
     let stdoutBytes = 0;
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdoutBytes += chunk.length));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout?.on('data', (chunk: Buffer) => (stdoutBytes += chunk.length));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = performance.now() - started;
+      if (file) {
+        stdoutBytes = statSync(file).size;
+        closeSync(fd!);
+        rmSync(path.dirname(file), { recursive: true, force: true });
+      }
       if (code !== 0 && code !== 1) reject(new Error(`rg exited with ${code}: ${stderr.slice(0, 500)}`));
       else resolve({ wallMs, stdoutBytes, exitCode: code });
     });

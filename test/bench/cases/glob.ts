@@ -31,7 +31,7 @@ export async function globWhole(ctx: CaseContext): Promise<CaseResult> {
       `model text ${first?.textChars.toLocaleString('en-US') ?? '?'} chars, spill ${mb(first?.spillBytes ?? 0)}`,
       `${runsText(ctx.runs, ctx.warmup)}`,
     ],
-    sides: [r.scoutSide, r.rgSide],
+    sides: [r.scoutSide, r.rgSide, r.rgToFileSide],
     checks: r.error ? [] : checks,
     notes: r.notes,
     ...(profile ? { profile } : {}),

@@ -77,7 +77,7 @@ async function grepCase(ctx: CaseContext, c: GrepCase): Promise<CaseResult> {
     id: c.id,
     title: c.title,
     facts,
-    sides: [r.scoutSide, r.rgSide],
+    sides: [r.scoutSide, r.rgSide, r.rgToFileSide],
     checks: r.error ? [] : checks,
     notes,
     ...(profile ? { profile } : {}),

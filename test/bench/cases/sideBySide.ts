@@ -6,9 +6,11 @@ import type { CallReport, CallRequest } from '../scoutProcess';
 /** Scout and an rg baseline, measured in alternation on the same tree (see measure.ts for the method). */
 export interface SideBySide {
   readonly scout: readonly CallReport[];
-  readonly rg: readonly { readonly timed: RipgrepSample; readonly resources: RipgrepResources | undefined }[];
+  readonly rg: readonly { readonly timed: RipgrepSample; readonly toFile: RipgrepSample; readonly resources: RipgrepResources | undefined }[];
   readonly scoutSide: Side;
   readonly rgSide: Side;
+  /** rg with the same argv writing its stdout to a file, which is how grep's reader takes it. */
+  readonly rgToFileSide: Side;
   /** Median Scout wall ms / median rg wall ms. */
   readonly ratio: number;
   /** Median bytes rg wrote to stdout. */
@@ -21,18 +23,20 @@ export interface SideBySide {
 
 /**
  * Runs `request` in fresh Scout processes and `rgArgv` as the baseline, `ctx.runs` times each after
- * `ctx.warmup` discarded rounds.
+ * `ctx.warmup` discarded rounds. The baseline the targets use drains rg's stdout from a pipe, as a shell
+ * pipeline would; each round also times rg writing to a file, the fastest rg can go with no reader at all.
  */
 export async function sideBySide(ctx: CaseContext, request: CallRequest, rgArgv: readonly string[], labels: { scout: string; rg: string }): Promise<SideBySide> {
   const { a: scout, b: rg } = await alternate(
     ctx.runs,
     ctx.warmup,
     () => runScoutProcess(request),
-    async () => ({ timed: await timeRipgrep(rgArgv, ctx.root), resources: await ripgrepResources(rgArgv, ctx.root) }),
+    async () => ({ timed: await timeRipgrep(rgArgv, ctx.root), toFile: await timeRipgrep(rgArgv, ctx.root, undefined, 'file'), resources: await ripgrepResources(rgArgv, ctx.root) }),
   );
   const failed = scout.find((s) => s.error);
   const scoutWall = summarize(scout.map((s) => s.wallMs));
   const rgWall = summarize(rg.map((r) => r.timed.wallMs));
+  const rgToFileWall = summarize(rg.map((r) => r.toFile.wallMs));
   const rgResources = rg.map((r) => r.resources).filter((u): u is RipgrepResources => u !== undefined);
   const rgRss = rgResources.map((u) => u.peakRssBytes);
   const notes: string[] = [];
@@ -45,6 +49,9 @@ export async function sideBySide(ctx: CaseContext, request: CallRequest, rgArgv:
       `Scout's wall time split, medians: ${median((p) => p.beforeRgMs)} ms before rg starts · ${median((p) => p.rgMs)} ms while rg runs (rg alone: ${rgWall.median.toFixed(0)} ms) · ${median((p) => p.afterRgMs)} ms after rg exits.`,
     );
   }
+  notes.push(
+    `rg writing its stdout to a file (no reader): ${rgToFileWall.median.toFixed(0)} ms, ${((rgToFileWall.median / rgWall.median) * 100).toFixed(0)}% of its time into a drained pipe; Scout/that: ${(scoutWall.median / rgToFileWall.median).toFixed(2)}×.`,
+  );
   const noPeak = scout.filter((s) => !s.newPeak).length;
   if (noPeak) notes.push(`${noPeak} of ${scout.length} Scout calls did not raise their process's RSS high-water mark, so their call Δ is an upper bound.`);
   if (!rgRss.length) notes.push('rg peak RSS not measured: /usr/bin/time (GNU time) is not installed.');
@@ -58,6 +65,7 @@ export async function sideBySide(ctx: CaseContext, request: CallRequest, rgArgv:
       peakRssMiB: summarize(scout.map((s) => s.maxRssAfterBytes / MiB)),
     },
     rgSide: { label: labels.rg, wallMs: rgWall, ...(rgRss.length ? { peakRssMiB: summarize(rgRss.map((b) => b / MiB)) } : {}) },
+    rgToFileSide: { label: "rg, the same argv, stdout to a file", wallMs: rgToFileWall },
     ratio: scoutWall.median / rgWall.median,
     rawBytes: summarize(rg.map((r) => r.timed.stdoutBytes)).median,
     ...(failed ? { error: `Scout failed: ${failed.error!.code}: ${failed.error!.message}` } : {}),
