@@ -42,6 +42,11 @@ export interface RipgrepExit {
   /** True when stderr was longer than `stderrMaxBytes` and only its tail is kept. */
   readonly stderrTruncated: boolean;
   /**
+   * The paths rg was given to search: the arguments after `--` (none without one). Every relative path rg's
+   * messages name starts with one of them (see `stderr.ts`).
+   */
+  readonly searchPaths: readonly string[];
+  /**
    * True when rg was stopped because its output reached `rawOutputMaxBytes` (`rawOutputOverflow: 'truncate'`):
    * `onStdout` got exactly that many bytes, and rg's list or matches go on beyond them.
    */
@@ -158,6 +163,7 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
       exitCode: code ?? -1,
       stderr: stderrTail.text(),
       stderrTruncated: stderrTail.truncated,
+      searchPaths: options.args.includes('--') ? options.args.slice(options.args.indexOf('--') + 1) : [],
       ...(cut ? { stdoutCut: true } : {}),
     });
     /** Stops reading stdout and ends rg (SIGTERM, then SIGKILL); once only. */
