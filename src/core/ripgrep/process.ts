@@ -14,6 +14,11 @@ export interface RipgrepRunOptions {
   readonly signal: AbortSignal;
   /** ms before the run is aborted as timed out (`SEARCH_ABORTED`). */
   readonly timeoutMs: number;
+  /**
+   * The setting `timeoutMs` comes from (a config key: `search.timeoutMs`), which the timeout error names so the
+   * user knows what raises the limit; absent for a budget of Scout's own.
+   */
+  readonly timeoutSetting?: string;
   /** ms between SIGTERM and SIGKILL once the run is stopped. */
   readonly graceMs: number;
   /** Bytes of stdout accepted; one more byte stops rg (`SEARCH_RAW_OUTPUT_OVERFLOW`, or see `rawOutputOverflow`). */
@@ -54,7 +59,7 @@ export interface RipgrepExit {
 }
 
 /** Why a run was stopped before rg finished. */
-type StopReason = 'cancelled' | 'timeout';
+export type StopReason = 'cancelled' | 'timeout';
 
 const isWindows = process.platform === 'win32';
 
@@ -119,9 +124,9 @@ function nextSpawnTurn(): Promise<void> {
  */
 export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExit> {
   const { signal } = options;
-  if (signal.aborted) throw abortedError('cancelled', options);
+  if (signal.aborted) throw searchAbortedError('cancelled', options.timeoutMs);
   await nextSpawnTurn();
-  if (signal.aborted) throw abortedError('cancelled', options);
+  if (signal.aborted) throw searchAbortedError('cancelled', options.timeoutMs);
   installExitHook();
 
   return new Promise<RipgrepExit>((resolve, reject) => {
@@ -195,8 +200,8 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
         stop(e instanceof ToolError ? e : new ToolError('SEARCH_FAILED', `Reading ripgrep's output failed: ${String(e)}`));
       }
     };
-    const onAbort = (): void => stop(abortedError('cancelled', options));
-    const timeoutTimer = setTimeout(() => stop(abortedError('timeout', options)), options.timeoutMs);
+    const onAbort = (): void => stop(searchAbortedError('cancelled', options.timeoutMs));
+    const timeoutTimer = setTimeout(() => stop(searchAbortedError('timeout', options.timeoutMs, options.timeoutSetting)), options.timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
 
     if (child.pid !== undefined) live.add(child);
@@ -249,12 +254,17 @@ export function rawOutputOverflowError(maxBytes: number): ToolError {
   );
 }
 
-function abortedError(reason: StopReason, options: Pick<RipgrepRunOptions, 'timeoutMs'>): ToolError {
+/**
+ * The `SEARCH_ABORTED` error of a search stopped before it finished: cancelled by the caller, or past
+ * `timeoutMs` (ms). For a timeout, `setting` (a config key, `search.timeoutMs`) is named in the host's words
+ * (`hostAdvice().setting`), so the user knows what raises the limit.
+ */
+export function searchAbortedError(reason: StopReason, timeoutMs: number, setting?: string): ToolError {
+  if (reason === 'cancelled') return new ToolError('SEARCH_ABORTED', 'The search was cancelled before it finished.');
+  const limit = setting === undefined ? '' : ` (${hostAdvice().setting(setting)})`;
   return new ToolError(
     'SEARCH_ABORTED',
-    reason === 'timeout'
-      ? `The search did not finish within ${options.timeoutMs} ms and was stopped. Narrow it (a smaller path, a more specific pattern) and call again.`
-      : 'The search was cancelled before it finished.',
+    `The search did not finish within ${timeoutMs} ms${limit} and was stopped. Narrow it (a smaller path, a more specific pattern) and call again${setting === undefined ? '' : ', or ask the user to raise the limit'}.`,
   );
 }
 
