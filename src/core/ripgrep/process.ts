@@ -58,9 +58,6 @@ export interface RipgrepExit {
   readonly stdoutCut?: boolean;
 }
 
-/** Why a run was stopped before rg finished. */
-export type StopReason = 'cancelled' | 'timeout';
-
 const isWindows = process.platform === 'win32';
 
 /** rg processes still running in this Node process; killed if Node exits first, so none is orphaned. */
@@ -124,9 +121,9 @@ function nextSpawnTurn(): Promise<void> {
  */
 export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExit> {
   const { signal } = options;
-  if (signal.aborted) throw searchAbortedError('cancelled', options.timeoutMs);
+  if (signal.aborted) throw searchCancelledError();
   await nextSpawnTurn();
-  if (signal.aborted) throw searchAbortedError('cancelled', options.timeoutMs);
+  if (signal.aborted) throw searchCancelledError();
   installExitHook();
 
   return new Promise<RipgrepExit>((resolve, reject) => {
@@ -200,8 +197,8 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
         stop(e instanceof ToolError ? e : new ToolError('SEARCH_FAILED', `Reading ripgrep's output failed: ${String(e)}`));
       }
     };
-    const onAbort = (): void => stop(searchAbortedError('cancelled', options.timeoutMs));
-    const timeoutTimer = setTimeout(() => stop(searchAbortedError('timeout', options.timeoutMs, options.timeoutSetting)), options.timeoutMs);
+    const onAbort = (): void => stop(searchCancelledError());
+    const timeoutTimer = setTimeout(() => stop(searchTimeoutError(options.timeoutMs, options.timeoutSetting)), options.timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
 
     if (child.pid !== undefined) live.add(child);
@@ -254,13 +251,17 @@ export function rawOutputOverflowError(maxBytes: number): ToolError {
   );
 }
 
+/** The `SEARCH_ABORTED` error of a search the caller cancelled. */
+export function searchCancelledError(): ToolError {
+  return new ToolError('SEARCH_ABORTED', 'The search was cancelled before it finished.');
+}
+
 /**
- * The `SEARCH_ABORTED` error of a search stopped before it finished: cancelled by the caller, or past
- * `timeoutMs` (ms). For a timeout, `setting` (a config key, `search.timeoutMs`) is named in the host's words
- * (`hostAdvice().setting`), so the user knows what raises the limit.
+ * The `SEARCH_ABORTED` error of a search stopped past `timeoutMs` (ms). `setting` (a config key:
+ * `search.timeoutMs`), when the limit is one, is named in the host's words (`hostAdvice().setting`), so the
+ * user knows what raises it.
  */
-export function searchAbortedError(reason: StopReason, timeoutMs: number, setting?: string): ToolError {
-  if (reason === 'cancelled') return new ToolError('SEARCH_ABORTED', 'The search was cancelled before it finished.');
+export function searchTimeoutError(timeoutMs: number, setting?: string): ToolError {
   const limit = setting === undefined ? '' : ` (${hostAdvice().setting(setting)})`;
   return new ToolError(
     'SEARCH_ABORTED',

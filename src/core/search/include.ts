@@ -1,7 +1,7 @@
 import { grepArgv, pruneToDirectory, type WalkFilter } from '../ripgrep/argv';
 import { matchesPath, type RipgrepGlob } from '../ripgrep/globs';
 import type { MatchGuard } from '../ripgrep/globMatcher';
-import { searchAbortedError } from '../ripgrep/process';
+import { searchCancelledError, searchTimeoutError } from '../ripgrep/process';
 
 /**
  * How grep applies `include`. Its definition: exactly the files grep searches without include, filtered by the
@@ -87,7 +87,7 @@ export function keepsWalked(filter: IncludeFilter, walked: ReadonlySet<string>):
 export function callGuard(signal: AbortSignal, timeoutMs: number, now: () => number = Date.now): MatchGuard {
   const deadline = now() + timeoutMs;
   return () => {
-    if (signal.aborted) throw searchAbortedError('cancelled', timeoutMs);
-    if (now() > deadline) throw searchAbortedError('timeout', timeoutMs, 'search.timeoutMs');
+    if (signal.aborted) throw searchCancelledError();
+    if (now() > deadline) throw searchTimeoutError(timeoutMs, 'search.timeoutMs');
   };
 }
