@@ -41,6 +41,15 @@ function flagAdvice(mcp: boolean): HostAdvice {
   };
 }
 
+/**
+ * How the user gives Scout an OS temporary folder it can write complete results to, as a verb phrase: for the
+ * CLI, or (`mcp`) for the MCP server, in its environment.
+ */
+export function tempFolderAdvice(mcp: boolean): string {
+  const set = 'set the environment variable TMPDIR to a folder Scout can write to';
+  return mcp ? `${set} ${SERVER_ENVIRONMENT}` : set;
+}
+
 /** The advice of the one-shot CLI: its flags and environment variables. */
 export const CLI_ADVICE: HostAdvice = flagAdvice(false);
 

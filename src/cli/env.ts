@@ -4,8 +4,10 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { KEYED_WEB_SEARCH_PROVIDERS, webSearchKeyEnvVar, webSearchSecretName } from '../core/config';
 import { isExecutableFile, locateRipgrep, packagedRipgrepRoot, platformPackage } from '../core/ripgrep/locate';
+import { SpillError } from '../core/spill';
 import type { Logger, SpillText, SpillWriter, ToolName } from '../core/tool';
 import type { WorkspaceFolderRef } from '../core/workspace/folders';
+import { tempFolderAdvice } from './advice';
 
 // What a host outside VS Code gives the tools (the one-shot CLI and the MCP server, `node dist/cli.js mcp`):
 // ripgrep found once, complete results in temp files, API keys from the environment, diagnostics on stderr.
@@ -68,22 +70,46 @@ const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
  * a symlink; failures are ignored). The text is written piece by piece as it is made ({@link writeText}), so
  * it is never held whole; a file left incomplete by a failed write is removed.
  *
- * @throws the file system's error when the file cannot be written (the caller's `saveCompleteResult` then
- *   says the result could not be saved).
+ * @throws TempFolderError when the folder refuses the file (missing, read-only, not a folder, full). Whatever
+ *   making the text threw, as it is.
  */
 export function writeSpillFile(text: SpillText, tool: ToolName, dir = os.tmpdir()): string {
   deleteOldSpills(dir, Date.now() - SPILL_MAX_AGE_MS);
   const file = path.join(dir, `scout-spill-${tool}-${Date.now()}-${process.pid}-${++spillsWritten}.txt`);
-  const fd = openSync(file, 'wx', 0o600);
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx', 0o600);
+  } catch (e) {
+    throw folderRefused(dir, e);
+  }
   try {
     writeText(fd, text);
   } catch (e) {
     closeSync(fd);
     unlinkSync(file);
-    throw e;
+    throw isSystemError(e) ? folderRefused(dir, e) : e;
   }
   closeSync(fd);
   return file;
+}
+
+/** True when `e` is an error of the operating system (Node sets its `syscall`), not one of making the text. */
+function isSystemError(e: unknown): e is NodeJS.ErrnoException {
+  return e instanceof Error && typeof (e as NodeJS.ErrnoException).syscall === 'string';
+}
+
+/**
+ * A temporary folder that refused a spill file. `message` names the folder and the OS error, as a clause:
+ * `the temporary folder /tmp/gone cannot be written to (ENOENT: no such file or directory)`.
+ */
+export class TempFolderError extends Error {
+  override readonly name = 'TempFolderError';
+}
+
+/** The {@link TempFolderError} of `dir`: the OS error without Node's tail naming the call and the file. */
+function folderRefused(dir: string, e: unknown): TempFolderError {
+  const reason = e instanceof Error ? e.message.replace(/, \w+ '[\s\S]*$/, '') : String(e);
+  return new TempFolderError(`the temporary folder ${dir} cannot be written to (${reason})`);
 }
 
 /** Bytes gathered before one `write` system call in {@link writeText}. */
@@ -115,9 +141,19 @@ export function writeText(fd: number, text: SpillText): void {
   flush();
 }
 
-/** The CLI's {@link SpillWriter}: {@link writeSpillFile}, located by its `file:` URI. */
+/**
+ * The CLI's {@link SpillWriter}: {@link writeSpillFile}, located by its `file:` URI.
+ *
+ * @throws SpillError when the temporary folder refuses the file: the folder, the OS error and what to set,
+ *   which the footer shows.
+ */
 export const tempFileSpill: SpillWriter = async (text, meta) => {
-  const file = writeSpillFile(text, meta.tool);
+  let file: string;
+  try {
+    file = writeSpillFile(text, meta.tool);
+  } catch (e) {
+    throw e instanceof TempFolderError ? new SpillError(`${e.message}; to have it saved, ${tempFolderAdvice(false)}.`) : e;
+  }
   return { uri: pathToFileURL(file).href, hint: `It is a plain text file at ${file}; read it to see every result.` };
 };
 

@@ -51,6 +51,11 @@ export interface CliFlag {
   apply(settings: CliSettings, value: string | undefined): void;
 }
 
+/** `word` as a POSIX shell reads it back: as it is when it holds no special character, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]*$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /**
  * Sets one setting from a string, converted to the type of its default: a number (finite), `true`/`false`,
  * a string, a string list (a JSON array replaces the list; any other value is appended to it), or an
@@ -59,15 +64,25 @@ export interface CliFlag {
  *
  * @param flag the flag that sets this one setting (`--allow-private-host`), for `--config` undefined: messages
  *   then name the flag, and its value is always one list item (so `[fd00::1]` is an address, not JSON).
- * @throws UsageError for an unknown key, a value of the wrong type, or one the setting does not accept.
+ * @throws UsageError for an unknown key (a VS Code setting name, `scout.search.timeoutMs`, with the key to give
+ *   instead), a value of the wrong type, or one the setting does not accept.
  */
 export function setConfigValue(config: ScoutConfig, key: string, raw: string, flag?: string): void {
   const label = flag ?? `setting "${key}"`;
-  const [section, name, ...extra] = key.split('.');
   const defaults = defaultConfig() as unknown as Record<string, Record<string, unknown>>;
-  if (!section || !name || extra.length || !Object.hasOwn(defaults, section) || !Object.hasOwn(defaults[section]!, name)) {
+  const known = (k: string): boolean => {
+    const [section, name, ...extra] = k.split('.');
+    return !!section && !!name && extra.length === 0 && Object.hasOwn(defaults, section) && Object.hasOwn(defaults[section]!, name);
+  };
+  if (!known(key)) {
+    // The name of the VS Code setting, as docs/settings.md lists it: the key is what follows "scout.".
+    const unprefixed = key.startsWith('scout.') ? key.slice('scout.'.length) : undefined;
+    if (unprefixed !== undefined && known(unprefixed)) {
+      throw new UsageError(`unknown setting "${key}": the key is ${unprefixed}, without the "scout." of the VS Code setting. Give --config ${shellWord(`${unprefixed}=${raw}`)}.`);
+    }
     throw new UsageError(`unknown setting "${key}". Settings are section.key, e.g. search.globMaxResults; see docs/settings.md in Scout for the list.`);
   }
+  const [section, name] = key.split('.') as [string, string];
   const target = (config as unknown as Record<string, Record<string, unknown>>)[section]!;
   const example = defaults[section]![name];
   if (typeof example === 'number') {

@@ -1,6 +1,6 @@
 import { en } from 'zod/locales';
 import * as z from 'zod/mini';
-import { ToolError } from './errors';
+import { quoteValue, ToolError } from './errors';
 
 // zod/mini loads no locale, so its own messages (used by `describeIssue` for checks without a custom message,
 // e.g. an integer bound) would read "Invalid input"; English is what the classic API configures itself.
@@ -55,24 +55,38 @@ function snapshotArray(key: string, arr: unknown[]): unknown[] {
 }
 
 /**
- * Snapshots `input` (see {@link snapshotArguments}) and validates it with a strict `zod/mini` schema.
- * Unknown keys, wrong types and failed refinements become one `INVALID_ARGUMENT` error whose message names
- * the argument and the rule, in the form `<key>: <what is wrong>`; a schema refinement's own message is
- * used verbatim (so seed contract messages stay exact).
+ * Snapshots `input` (see {@link snapshotArguments}) and validates it with a strict `zod/mini` object schema.
+ * Unknown keys, wrong types and failed refinements become one `INVALID_ARGUMENT` error. Unknown keys come
+ * first, whatever else is wrong (a misspelt name also leaves its argument missing): the message names them
+ * and every argument the schema knows, the required ones marked. Otherwise it names the argument and the
+ * rule, in the form `<key>: <what is wrong>`; a schema refinement's own message is used verbatim (so seed
+ * contract messages stay exact).
  *
  * @throws ToolError INVALID_ARGUMENT
  */
-export function parseArguments<S extends z.ZodMiniType>(schema: S, input: unknown): z.infer<S> {
+export function parseArguments<S extends z.ZodMiniObject>(schema: S, input: unknown): z.infer<S> {
   const snapshot = snapshotArguments(input);
   const result = schema.safeParse(snapshot, { reportInput: true });
   if (result.success) return result.data;
+  const unknown = result.error.issues.find((i) => i.code === 'unrecognized_keys');
+  if (unknown) throw new ToolError('INVALID_ARGUMENT', unknownArguments(unknown.keys, schema));
   const issue = result.error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') {
-    throw new ToolError('INVALID_ARGUMENT', `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}. Remove ${issue.keys.length > 1 ? 'them' : 'it'} and call again.`);
-  }
   if (issue.code === 'custom') throw new ToolError('INVALID_ARGUMENT', issue.message);
   const where = issue.path.length ? issue.path.join('.') : 'arguments';
   throw new ToolError('INVALID_ARGUMENT', `${where}: ${describeIssue(issue)}`);
+}
+
+/**
+ * The message for `keys` that `schema` does not know: `unknown argument "q". The arguments are "queries"
+ * (required), "country" and "language". …`. Unknown keys are quoted (`quoteValue`), so a name cannot break the
+ * line or bury the advice.
+ */
+function unknownArguments(keys: readonly string[], schema: z.ZodMiniObject): string {
+  const known = Object.entries(schema.shape).map(([name, type]) => `${JSON.stringify(name)}${type._zod.optin === 'optional' ? '' : ' (required)'}`);
+  const list = known.length < 2 ? known.join('') : `${known.slice(0, -1).join(', ')} and ${known[known.length - 1]}`;
+  const several = keys.length > 1;
+  const arguments_ = known.length === 1 ? `The only argument is ${list}` : `The arguments are ${list}`;
+  return `unknown argument${several ? 's' : ''} ${keys.map(quoteValue).join(', ')}. ${arguments_}. Remove ${several ? 'them' : 'it'}, or rename ${several ? 'each' : 'it'} to the one meant, and call again.`;
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {

@@ -153,10 +153,20 @@ function listed(items: readonly string[]): string {
 }
 
 /**
+ * A spill writer's failure that the footer shows: `message` says why the complete result could not be saved
+ * and what the user can change, in the words of the host that wrote it, as a sentence (the CLI's temporary
+ * folder: `the temporary folder /tmp/x cannot be written to (ENOENT: …); to have it saved, set … TMPDIR …`).
+ * Any other rejection is logged only.
+ */
+export class SpillError extends Error {
+  override readonly name = 'SpillError';
+}
+
+/**
  * Saves the complete formatted result of an over-cap call through `env.spill` (seed 000: "post-policy
  * best-effort"), headed by {@link spillHeading} and a blank line. Never throws: when the host has no spill
- * writer or it rejects, the sentence says the complete result could not be saved, and the caller keeps its
- * inline page.
+ * writer or it rejects, the sentence says the complete result could not be saved (and why, for a
+ * {@link SpillError}), and the caller keeps its inline page.
  *
  * @param fullText makes the complete formatted result, in the order the tool lists it, in pieces (see
  *   `SpillText`); called twice when there is a spill writer to take it (once to count its lines for the
@@ -174,6 +184,7 @@ export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fu
       return { sentence: `${what} is saved at ${spill.uri}. ${spill.hint}${advice ? ` ${advice}` : ''}`, spill };
     } catch (e) {
       env.log.warn(`${subject.tool}: saving the complete result failed: ${e instanceof Error ? e.message : String(e)}`);
+      if (e instanceof SpillError) return { sentence: `The complete result could not be saved: ${e.message} Narrow the search to see the rest.` };
     }
   }
   return { sentence: 'The complete result could not be saved; narrow the search to see the rest.' };

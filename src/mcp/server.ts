@@ -20,7 +20,8 @@ import { formatToolError, isToolError, quoteValue, ToolError } from '../core/err
 import { findTool } from '../core/registry';
 import { COMPLETE_RESULTS_KEPT, spillString } from '../core/spill';
 import type { Logger, ScoutTool, SpillWriter, ToolEnv } from '../core/tool';
-import { environmentSecret, ripgrepLocator, writeSpillFile } from '../cli/env';
+import { tempFolderAdvice } from '../cli/advice';
+import { environmentSecret, ripgrepLocator, TempFolderError, writeSpillFile } from '../cli/env';
 import type { CliSettings } from '../cli/flags';
 import { asResource, CompleteResults, readingAdvice, type CompleteResult } from './completeResults';
 import { mcpToolList, WEB_TOOLS } from './toolList';
@@ -180,7 +181,8 @@ function spillLocator(result: CompleteResult, log: Logger): { uri: string; hint:
     const file = writeSpillFile(result.parts, result.tool);
     return { uri: pathToFileURL(file).href, hint: `It is a plain text file at ${file}; read it to see every result, or read ${readingAdvice(result)}.` };
   } catch (e) {
-    log.warn(`${result.tool}: the complete result could not be written to a temp file (${e instanceof Error ? e.message : String(e)}); it is served only as ${result.uri}`);
+    const why = e instanceof TempFolderError ? `${e.message}; to have it written, ${tempFolderAdvice(true)}` : e instanceof Error ? e.message : String(e);
+    log.warn(`${result.tool}: the complete result could not be written to a temp file (${why}); it is served only as ${result.uri}`);
     return { uri: result.uri, hint: result.parts.length === 1 ? 'Read that MCP resource to see every result.' : `Read ${readingAdvice(result)} to see every result.` };
   }
 }

@@ -61,7 +61,7 @@ export interface RipgrepOutcome {
  *   advice that names rg flags replaced by advice in terms of the tool's arguments.
  */
 export function interpretExit(exit: RipgrepExit, args: PatternArguments): RipgrepOutcome {
-  const reading = readStderr(exit.stdoutCut ? withoutStopTraces(exit.stderr) : exit.stderr, exit.stderrTruncated);
+  const reading = readStderr(exit.stdoutCut ? withoutStopTraces(exit.stderr) : exit.stderr, exit.stderrTruncated, exit.searchPaths);
   // A run stopped at the raw-output cap (`stdoutCut`) printed results; the caller says they are incomplete.
   const succeeded =
     exit.stdoutCut === true || exit.exitCode === 0 || exit.exitCode === 1 || (exit.exitCode === 2 && reading.other.length === 0 && (reading.problems.length > 0 || reading.problemsCut));

@@ -15,6 +15,11 @@ export interface RipgrepRunOptions {
   readonly signal: AbortSignal;
   /** ms before the run is aborted as timed out (`SEARCH_ABORTED`). */
   readonly timeoutMs: number;
+  /**
+   * The setting `timeoutMs` comes from (a config key: `search.timeoutMs`), which the timeout error names so the
+   * user knows what raises the limit; absent for a budget of Scout's own.
+   */
+  readonly timeoutSetting?: string;
   /** ms between SIGTERM and SIGKILL once the run is stopped. */
   readonly graceMs: number;
   /** Bytes of stdout accepted; one more byte stops rg (`SEARCH_RAW_OUTPUT_OVERFLOW`, or see `rawOutputOverflow`). */
@@ -49,14 +54,16 @@ export interface RipgrepExit {
   /** True when stderr was longer than `stderrMaxBytes` and only its tail is kept. */
   readonly stderrTruncated: boolean;
   /**
+   * The paths rg was given to search: the arguments after `--` (none without one). Every relative path rg's
+   * messages name starts with one of them (see `stderr.ts`).
+   */
+  readonly searchPaths: readonly string[];
+  /**
    * True when rg was stopped because its output reached `rawOutputMaxBytes` (`rawOutputOverflow: 'truncate'`):
    * `onStdout` got exactly that many bytes, and rg's list or matches go on beyond them.
    */
   readonly stdoutCut?: boolean;
 }
-
-/** Why a run was stopped before rg finished. */
-type StopReason = 'cancelled' | 'timeout';
 
 const isWindows = process.platform === 'win32';
 
@@ -120,12 +127,12 @@ function nextSpawnTurn(): Promise<void> {
  */
 export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExit> {
   const { signal } = options;
-  if (signal.aborted) throw abortedError('cancelled', options);
+  if (signal.aborted) throw searchCancelledError();
   const file = options.stdoutSink === 'file' ? await openStdoutFile() : undefined;
   await nextSpawnTurn();
   if (signal.aborted) {
     await file?.close();
-    throw abortedError('cancelled', options);
+    throw searchCancelledError();
   }
   installExitHook();
 
@@ -172,6 +179,7 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
       exitCode: code ?? -1,
       stderr: stderrTail.text(),
       stderrTruncated: stderrTail.truncated,
+      searchPaths: options.args.includes('--') ? options.args.slice(options.args.indexOf('--') + 1) : [],
       ...(cut ? { stdoutCut: true } : {}),
     });
     /** Stops reading stdout and ends rg (SIGTERM, then SIGKILL); once only. */
@@ -204,8 +212,8 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
         stop(e instanceof ToolError ? e : new ToolError('SEARCH_FAILED', `Reading ripgrep's output failed: ${String(e)}`));
       }
     };
-    const onAbort = (): void => stop(abortedError('cancelled', options));
-    const timeoutTimer = setTimeout(() => stop(abortedError('timeout', options)), options.timeoutMs);
+    const onAbort = (): void => stop(searchCancelledError());
+    const timeoutTimer = setTimeout(() => stop(searchTimeoutError(options.timeoutMs, options.timeoutSetting)), options.timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
 
     if (child.pid !== undefined) live.add(child);
@@ -272,12 +280,21 @@ export function rawOutputOverflowError(maxBytes: number): ToolError {
   );
 }
 
-function abortedError(reason: StopReason, options: Pick<RipgrepRunOptions, 'timeoutMs'>): ToolError {
+/** The `SEARCH_ABORTED` error of a search the caller cancelled. */
+export function searchCancelledError(): ToolError {
+  return new ToolError('SEARCH_ABORTED', 'The search was cancelled before it finished.');
+}
+
+/**
+ * The `SEARCH_ABORTED` error of a search stopped past `timeoutMs` (ms). `setting` (a config key:
+ * `search.timeoutMs`), when the limit is one, is named in the host's words (`hostAdvice().setting`), so the
+ * user knows what raises it.
+ */
+export function searchTimeoutError(timeoutMs: number, setting?: string): ToolError {
+  const limit = setting === undefined ? '' : ` (${hostAdvice().setting(setting)})`;
   return new ToolError(
     'SEARCH_ABORTED',
-    reason === 'timeout'
-      ? `The search did not finish within ${options.timeoutMs} ms and was stopped. Narrow it (a smaller path, a more specific pattern) and call again.`
-      : 'The search was cancelled before it finished.',
+    `The search did not finish within ${timeoutMs} ms${limit} and was stopped. Narrow it (a smaller path, a more specific pattern) and call again${setting === undefined ? '' : ', or ask the user to raise the limit'}.`,
   );
 }
 

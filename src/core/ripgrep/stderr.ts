@@ -2,15 +2,16 @@
  * Reading rg's error output (stderr): which messages are about one path rg could not read (it skipped that
  * path and went on), and which are rg's own errors.
  *
- * rg writes each message as `rg: <text>`; a message may span lines (a regex error with its caret line, or an
- * ignore file with several bad rules, whose later lines have no `rg: `). The per-path forms, checked against
- * rg 13–15:
+ * rg writes each message as `rg: <text>`; a message may span lines (a regex error with its caret line, or the
+ * ignore files of one directory with rules rg could not parse, whose later lines have no `rg: `). The per-path
+ * forms, checked against rg 13–15:
  * - `rg: ./locked: Permission denied (os error 13)` (an entry it could not open or list);
  * - `rg: ./locked: IO error for operation on ./locked: Permission denied (os error 13)` (the same while
  *   listing files);
  * - `rg: ./.gitignore: line 3: error parsing glob '<the rule>': …` (an ignore file with a rule it could not
- *   parse; the rule is skipped). The rest of such a message quotes the file's text, which Scout never shows:
- *   only the path and the line number are kept.
+ *   parse; the rule is skipped). Each later line of such a message is one more such file, named on its own
+ *   (`./src/.ignore: line 1: …`): rg reports every ignore file of a directory in one message. The rest of such
+ *   a line quotes the file's text, which Scout never shows: only the path and the line number are kept.
  * The OS error number decides the reason, never rg's wording of it (which follows the C library).
  */
 
@@ -50,15 +51,24 @@ const ERRNO_REASONS: Readonly<Record<string, PathProblemReason>> =
 const OS_ERROR = /^rg: ([\s\S]+): [^:\n]* \(os error (\d+)\)$/;
 const LISTING = /^([\s\S]+): IO error for operation on ([\s\S]+)$/;
 const IGNORE_FILE = /^rg: ([\s\S]+?): line (\d+): /;
+/** A later line of an ignore-file message: another file of the same directory (never indented). */
+const MORE_IGNORE_FILE = /^(\S[^\n]*?): line (\d+): /;
 
 /**
  * Sorts rg's stderr into per-path problems and other messages.
  *
+ * A path holding a line feed followed by `rg: ` splits its message in two. The pieces are read as one only
+ * when the path they then name starts where every path rg prints does: with one of `searchPaths` (`./` for
+ * `.`) or at the root (an ignore file above the workdir). So a line of rg's without a path (a general
+ * warning, `rg: No files were searched, …`) stays a message of its own, never glued onto the path after it.
+ *
  * @param stderr rg's stderr (its tail when `truncated`).
  * @param truncated true when the start of stderr was dropped: the first message may be cut. It is skipped
  *   when it ends like a per-path message (its path is lost), and kept with the other messages otherwise.
+ * @param searchPaths the paths rg was given to search (the arguments after `--`), relative to its working
+ *   directory or absolute.
  */
-export function readStderr(stderr: string, truncated: boolean): StderrReading {
+export function readStderr(stderr: string, truncated: boolean, searchPaths: readonly string[]): StderrReading {
   const problems: PathProblem[] = [];
   const other: string[] = [];
   const messages = stderr.replace(/\n+$/, '').split(/\n(?=rg: )/);
@@ -67,28 +77,51 @@ export function readStderr(stderr: string, truncated: boolean): StderrReading {
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message === '') continue;
-    let problem = pathProblem(message);
-    // A path holding "\nrg: " splits its message in two; a piece with no ":" is no message of its own.
-    for (let j = i + 1, joined = message; !problem && !message.slice(4).includes(':') && j < Math.min(messages.length, i + 8); j++) {
+    let found = pathProblems(message);
+    // A piece with no ":" of its own can be the start of a path that holds "\nrg: ".
+    for (let j = i + 1, joined = message; found.length === 0 && !message.slice(4).includes(':') && j < Math.min(messages.length, i + 8); j++) {
       joined += `\n${messages[j]}`;
-      problem = pathProblem(joined);
-      if (problem) i = j;
+      const read = pathProblems(joined);
+      if (read.length > 0 && startsLikeAPath(joined.slice('rg: '.length), searchPaths)) {
+        found = read;
+        i = j;
+      }
     }
-    if (problem) problems.push(problem);
+    if (found.length > 0) problems.push(...found);
     else other.push(message);
   }
   return { problems, problemsCut: truncated, other };
 }
 
-function pathProblem(message: string): PathProblem | undefined {
+/**
+ * True when `text` (a message without its `rg: `) starts with a path as rg prints one: under one of
+ * `searchPaths` (`./x` for `.`, `src/x` or `src:` for `src`), or absolute. Either separator counts, as rg on
+ * Windows prints `\\`.
+ */
+function startsLikeAPath(text: string, searchPaths: readonly string[]): boolean {
+  if (/^(?:[\\/]|[A-Za-z]:[\\/])/.test(text)) return true;
+  return searchPaths.some((given) => (given === '.' ? /^\.[\\/]/.test(text) : text.startsWith(given) && /^[\\/:]/.test(text.slice(given.length))));
+}
+
+/** The problems one message reports: none, one, or for an ignore-file message one per file it names. */
+function pathProblems(message: string): PathProblem[] {
   const ignoreFile = IGNORE_FILE.exec(message);
-  if (ignoreFile) return { path: withoutDotSlash(ignoreFile[1]!), reason: 'ignore file rule not applied', line: Number(ignoreFile[2]) };
+  if (ignoreFile) {
+    const problems: PathProblem[] = [{ path: withoutDotSlash(ignoreFile[1]!), reason: 'ignore file rule not applied', line: Number(ignoreFile[2]) }];
+    for (const line of message.slice(ignoreFile[0].length).split('\n').slice(1)) {
+      const more = MORE_IGNORE_FILE.exec(line);
+      const path = more && withoutDotSlash(more[1]!);
+      // Only the first rule rg could not parse in each file is named.
+      if (path !== null && !problems.some((p) => p.path === path)) problems.push({ path, reason: 'ignore file rule not applied', line: Number(more![2]) });
+    }
+    return problems;
+  }
   const os = OS_ERROR.exec(message);
-  if (!os) return undefined;
+  if (!os) return [];
   let path = os[1]!;
   const listing = LISTING.exec(path);
   if (listing && listing[1] === listing[2]) path = listing[1]!;
-  return { path: withoutDotSlash(path), reason: ERRNO_REASONS[os[2]!] ?? 'read error' };
+  return [{ path: withoutDotSlash(path), reason: ERRNO_REASONS[os[2]!] ?? 'read error' }];
 }
 
 function withoutDotSlash(path: string): string {

@@ -1,7 +1,7 @@
-import { ToolError } from '../errors';
 import { grepArgv, pruneToDirectory, type WalkFilter } from '../ripgrep/argv';
 import { matchesPath, type RipgrepGlob } from '../ripgrep/globs';
 import type { MatchGuard } from '../ripgrep/globMatcher';
+import { searchCancelledError, searchTimeoutError } from '../ripgrep/process';
 
 /**
  * How grep applies `include`. Its definition: exactly the files grep searches without include, filtered by the
@@ -82,14 +82,12 @@ export function keepsWalked(filter: IncludeFilter, walked: ReadonlySet<string>):
 
 /**
  * A {@link MatchGuard} for one call: it throws SEARCH_ABORTED once `signal` is aborted or `timeoutMs` have
- * passed since it was made (the call's own search timeout), in the words rg's runs use.
+ * passed since it was made (the call's own search timeout, `search.timeoutMs`), with the errors of rg's runs.
  */
 export function callGuard(signal: AbortSignal, timeoutMs: number, now: () => number = Date.now): MatchGuard {
   const deadline = now() + timeoutMs;
   return () => {
-    if (signal.aborted) throw new ToolError('SEARCH_ABORTED', 'The search was cancelled before it finished.');
-    if (now() > deadline) {
-      throw new ToolError('SEARCH_ABORTED', `The search did not finish within ${timeoutMs} ms and was stopped. Narrow it (a smaller path, a more specific pattern) and call again.`);
-    }
+    if (signal.aborted) throw searchCancelledError();
+    if (now() > deadline) throw searchTimeoutError(timeoutMs, 'search.timeoutMs');
   };
 }

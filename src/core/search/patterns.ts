@@ -26,7 +26,10 @@ import { insideVcsMetadata, resolveSearchTarget } from './target';
  *   folder, where rg would read `[id]` as a class matching "i" or "d");
  * - a leading `./` anchors the value at the workspace folder, like a leading `/` (`./package.json` is
  *   `/package.json`, not every package.json in the tree);
- * - a leading `#` is escaped (rg would take the glob for a comment and apply no filter).
+ * - a leading `#` is escaped (rg would take the glob for a comment and apply no filter);
+ * - `..` segments are taken back with the segment before them, from the workdir (`src/../*.txt` is `/*.txt`): rg
+ *   matches paths without `..`. One that climbs out of the workspace folder is refused as a `path` outside it is,
+ *   one after a wildcard segment or inside `{ }` as unresolvable.
  * Whenever the value read differs from the value sent (other than the `#` escape), the result carries a note
  * saying how it was read. A value that still finds nothing gets the further readings of `rereadings.ts`.
  */
@@ -72,8 +75,9 @@ export function readingNotes(call: { readonly pathNote?: string; readonly glob?:
  * workspace folder, or one starting with a folder's name in a multi-root workspace, picks that folder when
  * `path` is omitted.
  *
- * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE (also for an absolute glob outside every folder) |
- *   INVALID_ARGUMENT (a glob reaching into VCS metadata, or in another folder than `path`) |
+ * @throws ToolError NO_WORKSPACE | PATH_OUTSIDE_WORKSPACE (also for an absolute glob outside every folder, or one
+ *   whose `..` climbs out of the folder) | INVALID_ARGUMENT (a glob reaching into VCS metadata, in another folder
+ *   than `path`, or with a `..` after a wildcard) |
  *   SEARCH_INVALID_PATTERN (a glob rg would reject)
  */
 export async function resolveSearchCall(
@@ -124,6 +128,8 @@ interface Relative {
   readonly anchored: boolean;
   readonly absolute?: boolean;
   readonly folderName?: string;
+  /** True when `text` had `..` segments, resolved by {@link resolveDotDot}. */
+  readonly resolvedDotDot?: boolean;
 }
 
 /** A glob in a folder (`rest` relative to it), or rooted (`/x/…` with no folder prefix). */
@@ -191,10 +197,68 @@ function rootedElsewhere(argument: GlobArgument, firstSegment: string, target: R
   return `[${argument.name} ${quoteValue(argument.value)} starts with "/", which anchors it at the workspace folder ${displayPath(target.workdir)}, and that folder has no entry ${quoteValue(firstSegment)}. ${tool[0]!.toUpperCase()}${tool.slice(1)} only files inside the workspace folder: drop the "/" to match at any depth.]`;
 }
 
+/** A `..` path segment anywhere in a glob, also as a branch of `{ }` (`{../a,b}`). */
+const DOT_DOT_SEGMENT = /(?:^|[/{,])\.\.(?=$|[/},])/;
+
+/** Characters that make a path segment a glob: a `..` after one cannot be taken back. */
+const SEGMENT_WILDCARDS = /[*?[\]{}\\]/;
+
+/**
+ * Why a glob's `..` cannot be resolved: it climbs above the workdir, follows a segment with a wildcard (`*`,
+ * `{a,b}`), or is a branch of `{ }`.
+ */
+type DotDotProblem = { readonly kind: 'outside' } | { readonly kind: 'afterWildcard'; readonly segment: string } | { readonly kind: 'inBraces' };
+
+/**
+ * `text` (a workdir-relative glob, `/`-separated) with each `..` segment taken back together with the segment
+ * before it (`src/lib/../*.ts` → `src/*.ts`, `src/..` → the empty glob of the workdir itself). rg matches
+ * paths below its working directory, which never hold `..`, so a glob with one would match nothing.
+ *
+ * @returns undefined when `text` has no `..` segment; `{ text }` when each one could be taken back; `{ problem }`
+ *   when one climbs above the workdir (`../*`, `src/../../*.txt`), or follows a segment with a wildcard or sits
+ *   inside `{ }` (`**\/../x`, `{../a,b}`), whose parent no glob can name.
+ */
+function resolveDotDot(text: string): { readonly text: string } | { readonly problem: DotDotProblem } | undefined {
+  if (!DOT_DOT_SEGMENT.test(text)) return undefined;
+  const kept: string[] = [];
+  for (const segment of text.split('/')) {
+    if (segment !== '..') {
+      if (DOT_DOT_SEGMENT.test(segment)) return { problem: { kind: 'inBraces' } };
+      kept.push(segment);
+      continue;
+    }
+    const parent = kept.pop();
+    if (parent === undefined) return { problem: { kind: 'outside' } };
+    if (SEGMENT_WILDCARDS.test(parent)) return { problem: { kind: 'afterWildcard', segment: parent } };
+  }
+  return { text: kept.join('/') };
+}
+
+/**
+ * The refusal of a glob argument whose `..` cannot be resolved (see {@link resolveDotDot}): `PATH_OUTSIDE_WORKSPACE`
+ * when it climbs out of the workspace folder, as a `path` outside it is; `INVALID_ARGUMENT` after a wildcard.
+ */
+function dotDotError(argument: GlobArgument, problem: DotDotProblem, target: ResolvedTarget): ToolError {
+  const subject = `${argument.name} ${quoteValue(argument.value)}`;
+  const tool = argument.name === 'pattern' ? 'glob lists' : 'grep searches';
+  if (problem.kind === 'outside') {
+    return new ToolError(
+      'PATH_OUTSIDE_WORKSPACE',
+      `${subject} climbs out of the workspace folder ${displayPath(target.workdir)} with "..", and ${tool} only files inside it. Give ${article(argument.name)} relative to the folder, without "..": "src/**/*.ts" matches the .ts files under its folder "src".`,
+    );
+  }
+  const where = problem.kind === 'inBraces' ? 'inside { }' : `after ${quoteValue(problem.segment)}`;
+  return new ToolError(
+    'INVALID_ARGUMENT',
+    `${subject} has a ".." ${where}, which Scout cannot resolve: ripgrep matches paths without "..", so it would match nothing. Write the folders it means instead of ".." ("src/lib/../*.ts" is "src/*.ts"), or drop the "..", and call again.`,
+  );
+}
+
 /** Characters that make a value a glob rather than a plain path (a `[id]` or `{x}` directory still counts as a path). */
 const WILDCARDS = /[*?\\]/;
 
-async function readGlob(argument: GlobArgument, relative: Relative, target: ResolvedTarget): Promise<ReadGlob> {
+async function readGlob(argument: GlobArgument, given: Relative, target: ResolvedTarget): Promise<ReadGlob> {
+  let relative = given;
   let text = relative.text;
   let dotSlash = false;
   if (!relative.anchored) {
@@ -203,6 +267,14 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
       dotSlash = true;
     }
     if (text === '.') text = '';
+  }
+  // rg matches paths below the workdir, which never hold "..": resolved, the value is anchored at the workdir,
+  // as a glob with "/" is.
+  const dotDot = resolveDotDot(text);
+  if (dotDot !== undefined) {
+    if ('problem' in dotDot) throw dotDotError(argument, dotDot.problem, target);
+    text = dotDot.text;
+    relative = { ...relative, text, anchored: true, resolvedDotDot: true };
   }
   // A value without wildcards that names an existing directory lists its files; one that names an existing
   // file despite glob syntax in its name ("app/[id]/page.tsx") is read literally.
@@ -229,7 +301,7 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
   else if (literal !== undefined) glob = literal.glob;
   else if (anchorDotSlash) glob = `/${text}`;
   else if (!relative.anchored) glob = text.startsWith('#') ? `\\${text}` : text;
-  else if (!relative.absolute && relative.folderName === undefined) glob = argument.value;
+  else if (!relative.absolute && relative.folderName === undefined && !relative.resolvedDotDot) glob = argument.value;
   else glob = text.replace(/\/$/, '').includes('/') ? text : `/${text}`;
 
   const parsed = parseGlobArgument(argument, glob, directory?.split('/') ?? []);
@@ -248,6 +320,8 @@ async function readGlob(argument: GlobArgument, relative: Relative, target: Reso
   } else if (directory !== undefined) {
     const names = directory === '' ? (relative.absolute ? 'is the workspace folder' : 'names the folder searched') : relative.absolute ? 'is the absolute path of a directory in the workspace folder' : 'names a directory';
     note = `[${subject} ${names}, so it was read as ${quoteValue(glob)}: every file under it.]`;
+  } else if (relative.resolvedDotDot) {
+    note = `[${subject} was read as ${quoteValue(glob)}, the path it names from the workspace folder: ripgrep matches paths without "..".]`;
   } else if (relative.absolute) {
     note = `[${subject} is an absolute path in the workspace folder, so it was read relative to that folder as ${quoteValue(glob)}.]`;
   } else if (anchorDotSlash) {

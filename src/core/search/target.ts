@@ -110,8 +110,8 @@ export function outputPrefixLength(searchPath: string): number {
  * (timeoutMs, graceMs, rawOutputMaxBytes, stderrMaxBytes), handing stdout to `onStdout` chunk by chunk.
  * Logs the argv at trace level.
  *
- * @param timeoutMs ms before rg is stopped; defaults to `scout.search.timeoutMs` (the counts behind an
- *   explanation pass what is left of their own budget).
+ * @param timeoutMs ms before rg is stopped; omitted, `scout.search.timeoutMs`, which the timeout error then
+ *   names (the counts behind an explanation pass what is left of their own budget).
  * @param progress started with rg, told of each chunk of output, stopped when rg has exited.
  * Output past `rawOutputMaxBytes` is not a failure: rg is stopped and the exit has `stdoutCut` set (see
  * `overflow.ts`).
@@ -125,7 +125,7 @@ export async function runSearch(
   target: ResolvedTarget,
   env: ToolEnv,
   onStdout: (chunk: Buffer) => void,
-  timeoutMs = env.config.search.timeoutMs,
+  timeoutMs?: number,
   progress?: SearchProgress,
 ): Promise<RipgrepExit> {
   const config = env.config.search;
@@ -137,7 +137,8 @@ export async function runSearch(
     args,
     cwd: target.workdir,
     signal: env.signal,
-    timeoutMs,
+    timeoutMs: timeoutMs ?? config.timeoutMs,
+    ...(timeoutMs === undefined ? { timeoutSetting: 'search.timeoutMs' } : {}),
     graceMs: config.graceMs,
     rawOutputMaxBytes: config.rawOutputMaxBytes,
     rawOutputOverflow: 'truncate',

@@ -9,6 +9,7 @@ import { formatToolError, isToolError } from '../../../src/core/errors';
 import { hostAdvice, setHostAdvice, SETTINGS_ADVICE, type HostAdvice } from '../../../src/core/hostAdvice';
 import type { ToolName } from '../../../src/core/tool';
 import type { RenderResult } from '../../../src/core/web/convert/workerPool';
+import { callGuard } from '../../../src/core/search/include';
 import { pageBody } from '../../../src/core/web/fetch/pageBody';
 import { DIST_CLI, runCliAsync } from '../../helpers/cli';
 import { RG_PATH } from '../../helpers/searchEnv';
@@ -16,11 +17,12 @@ import { makeTree, removeTree } from '../../helpers/tree';
 import { connectScout, requireFreshBuild, textOf } from '../mcp/support';
 import { DUCKDUCKGO_CHALLENGE, json, startScriptedServer, type ScriptedServer } from '../webSearch/fixtures';
 
-/** What the cases below run against: a workspace, a loopback provider, an rg that prints nonsense. */
+/** What the cases below run against: a workspace, a loopback provider, an rg that prints nonsense, one that never ends. */
 interface Context {
   readonly ws: string;
   readonly web: ScriptedServer;
   readonly fakeRg: string;
+  readonly stuckRg: string;
 }
 
 /**
@@ -167,6 +169,36 @@ const CASES: AdviceCase[] = [
     vscode: /did not answer within the 1 s web_search budget \(setting scout\.webSearch\.searchTimeoutMs\)\./,
   },
   {
+    name: 'grep past its time limit (an rg that never finishes)',
+    tool: 'grep',
+    input: () => ({ pattern: 'needle' }),
+    flags: (c) => ['--rg', c.stuckRg, '--config', 'search.timeoutMs=500'],
+    code: 'SEARCH_ABORTED',
+    cli: /^Error: The search did not finish within 500 ms \(option --config search\.timeoutMs=VALUE\) and was stopped\. Narrow it \(a smaller path, a more specific pattern\) and call again, or ask the user to raise the limit\./,
+    mcp: /^Error: The search did not finish within 500 ms \(server argument --config search\.timeoutMs=VALUE\) and was stopped\./,
+    vscode: /^Error: The search did not finish within 500 ms \(setting scout\.search\.timeoutMs\) and was stopped\./,
+  },
+  {
+    name: 'glob past its time limit (an rg that never finishes)',
+    tool: 'glob',
+    input: () => ({ pattern: '*.txt' }),
+    flags: (c) => ['--rg', c.stuckRg, '--config', 'search.timeoutMs=500'],
+    code: 'SEARCH_ABORTED',
+    cli: /did not finish within 500 ms \(option --config search\.timeoutMs=VALUE\) and was stopped\./,
+    mcp: /did not finish within 500 ms \(server argument --config search\.timeoutMs=VALUE\) and was stopped\./,
+    vscode: /did not finish within 500 ms \(setting scout\.search\.timeoutMs\) and was stopped\./,
+  },
+  {
+    name: 'web_fetch of a server that never answers',
+    tool: 'web_fetch',
+    input: (c) => ({ url: c.web.url('/stall/page') }),
+    flags: () => ['--allow-private-host', '127.0.0.1', '--config', 'webFetch.fetchTimeoutMs=1000'],
+    code: 'WEB_TIMEOUT',
+    cli: /^Error: 127\.0\.0\.1:\d+ did not respond within 1 s \(option --config webFetch\.fetchTimeoutMs=VALUE\)\. Try again later, or fetch a different URL\./,
+    mcp: /did not respond within 1 s \(server argument --config webFetch\.fetchTimeoutMs=VALUE\)\./,
+    vscode: /did not respond within 1 s \(setting scout\.webFetch\.fetchTimeoutMs\)\./,
+  },
+  {
     name: "grep cut at ripgrep's raw-output cap",
     tool: 'grep',
     input: () => ({ pattern: 'needle' }),
@@ -229,6 +261,10 @@ describe("advice in the host's own words: flags in the CLI and the MCP server, s
     // It passes the CLI's --version check (like an rg build too old for --json) and then prints no JSON.
     writeFileSync(fakeRg, '#!/bin/sh\nif [ "$1" = "--version" ]; then echo "ripgrep 0.10.0"; exit 0; fi\necho "this is not ripgrep output"\n');
     chmodSync(fakeRg, 0o755);
+    // It passes the --version check, then runs far longer than the search's limit (Scout stops its process group).
+    const stuckRg = path.join(ws, '..', `stuck-rg-${process.pid}`);
+    writeFileSync(stuckRg, `#!/bin/sh\nif [ "$1" = "--version" ]; then exec "${RG_PATH}" --version; fi\nexec sleep 60\n`);
+    chmodSync(stuckRg, 0o755);
     const web = await startScriptedServer();
     web.handle = (req, res) => {
       const url = new URL(req.url ?? '/', web.origin);
@@ -241,12 +277,13 @@ describe("advice in the host's own words: flags in the CLI and the MCP server, s
       if (url.pathname.startsWith('/stall/')) return; // never answers: the call's budget runs out
       res.writeHead(404).end();
     };
-    context = { ws, web, fakeRg };
+    context = { ws, web, fakeRg, stuckRg };
   });
   after(async () => {
     await context.web.close();
     removeTree(context.ws);
     removeTree(context.fakeRg);
+    removeTree(context.stuckRg);
   });
 
   for (const c of CASES) {
@@ -296,6 +333,27 @@ describe("advice in the host's own words: flags in the CLI and the MCP server, s
       });
     });
   }
+
+  describe('the search deadline while include is matched, which no rg run reports', () => {
+    const hosts: [string, HostAdvice, string][] = [
+      ['VS Code', SETTINGS_ADVICE, '(setting scout.search.timeoutMs)'],
+      ['the CLI', CLI_ADVICE, '(option --config search.timeoutMs=VALUE)'],
+      ['the MCP server', MCP_ADVICE, '(server argument --config search.timeoutMs=VALUE)'],
+    ];
+    for (const [host, advice, limit] of hosts) {
+      it(`names search.timeoutMs in the words of ${host}`, () => {
+        setHostAdvice(advice);
+        try {
+          let clock = 0;
+          const guard = callGuard(new AbortController().signal, 2000, () => clock);
+          clock = 2001;
+          assert.throws(guard, (e: unknown) => isToolError(e) && e.code === 'SEARCH_ABORTED' && e.message === `The search did not finish within 2000 ms ${limit} and was stopped. Narrow it (a smaller path, a more specific pattern) and call again, or ask the user to raise the limit.`);
+        } finally {
+          setHostAdvice(SETTINGS_ADVICE);
+        }
+      });
+    }
+  });
 
   describe("web_fetch's page notes", () => {
     const stopped: RenderResult = { text: '<p>source</p>', truncated: false, charset: 'utf-8', charsetSource: 'header', charsetAssumed: false, page: null, waitedMs: 0, failure: 'timeout', usage: { wallMs: 12_000, cpuMs: 10_000 } };

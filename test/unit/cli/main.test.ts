@@ -63,6 +63,8 @@ describe('CLI', function () {
     ['a repeated single option', ['glob', '{}', '--json', '--json'], /--json may be given only once/],
     ['a missing --cwd directory', ['glob', '{}', '--cwd', '/no/such/dir'], /--cwd \/no\/such\/dir is not a directory/],
     ['an unknown setting', ['glob', '{}', '--config', 'search.nope=1'], /unknown setting "search.nope"/],
+    // The name of the VS Code setting, as docs/settings.md lists it, said which key to give instead.
+    ['a setting named with "scout."', ['glob', '{}', '--config', 'scout.search.timeoutMs=5000'], /unknown setting "scout\.search\.timeoutMs": the key is search\.timeoutMs, without the "scout\." of the VS Code setting\. Give --config search\.timeoutMs=5000\./],
     ['a setting of the wrong type', ['glob', '{}', '--config=search.globMaxResults=many'], /needs a number/],
     ['too many arguments', ['glob', '{}', 'extra'], /expected a tool and one JSON argument/],
     // Numeric settings have the ranges of NUMERIC_SETTING_LIMITS (package.json's minimum/maximum/integer).
@@ -88,6 +90,12 @@ describe('CLI', function () {
       assert.equal(r.stdout, '');
     });
   }
+
+  it('names the key without "scout." for the server too, quoted for the shell when the value needs it', () => {
+    assert.throws(() => parseCommandLine(['mcp', '--config', 'scout.search.timeoutMs=5000'], root), /the key is search\.timeoutMs, without the "scout\." of the VS Code setting\. Give --config search\.timeoutMs=5000\./);
+    assert.throws(() => parseCommandLine(['glob', '--config', 'scout.webFetch.allowedPrivateHosts=["10.0.0.1"]'], root), /Give --config 'webFetch\.allowedPrivateHosts=\["10\.0\.0\.1"\]'\./);
+    assert.throws(() => parseCommandLine(['glob', '--config', 'scout.search.nope=1'], root), /^UsageError: unknown setting "scout\.search\.nope"\. Settings are section\.key/);
+  });
 
   it('accepts addresses, CIDR ranges and host names for --allow-private-host', () => {
     const hosts = ['127.0.0.1', '::1', '[fd00::1]', '10.0.0.0/8', 'intranet.example', 'localhost'];

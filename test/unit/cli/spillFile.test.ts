@@ -3,10 +3,13 @@
  * one string, and the file holds exactly the pieces joined, as UTF-8.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeSpillFile } from '../../../src/cli/env';
+import { tempFileSpill, TempFolderError, writeSpillFile } from '../../../src/cli/env';
+import { SpillError } from '../../../src/core/spill';
+import { DIST_CLI, runCliAsync } from '../../helpers/cli';
+import { makeTree, removeTree } from '../../helpers/tree';
 
 describe('CLI spill file', () => {
   let dir: string;
@@ -43,5 +46,56 @@ describe('CLI spill file', () => {
     }
     assert.throws(() => writeSpillFile(failing(), 'glob', dir), /failed while formatting/);
     assert.deepEqual(readdirSync(dir), []);
+  });
+
+  it('names the folder and the OS error when the temporary folder refuses the file', () => {
+    const missing = path.join(dir, 'gone');
+    assert.throws(() => writeSpillFile(['x'], 'glob', missing), (e: unknown) => e instanceof TempFolderError && e.message === `the temporary folder ${missing} cannot be written to (ENOENT: no such file or directory)`);
+    const file = path.join(dir, 'a-file');
+    writeFileSync(file, '');
+    assert.throws(() => writeSpillFile(['x'], 'glob', file), (e: unknown) => e instanceof TempFolderError && e.message === `the temporary folder ${file} cannot be written to (ENOTDIR: not a directory)`);
+  });
+
+  it("gives the CLI's footer the reason and TMPDIR (the CLI's spill writer), as a SpillError", async () => {
+    const missing = path.join(dir, 'gone');
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = missing;
+    try {
+      await assert.rejects(
+        tempFileSpill(['x'], { tool: 'glob', title: 'Scout glob "*": 1 file, complete result, 1 line' }),
+        (e: unknown) => e instanceof SpillError && e.message === `the temporary folder ${missing} cannot be written to (ENOENT: no such file or directory); to have it saved, set the environment variable TMPDIR to a folder Scout can write to.`,
+      );
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
+});
+
+describe('the built CLI with an unusable TMPDIR', function () {
+  this.timeout(60_000);
+  let ws: string;
+  before(() => (ws = makeTree(Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`f${i}.txt`, 'x\n'])))));
+  after(() => removeTree(ws));
+
+  // The footer said only "The complete result could not be saved; narrow the search to see the rest."
+  for (const [what, name, error] of [
+    ['a missing folder', 'no-such-folder', 'ENOENT: no such file or directory'],
+    ['a file', 'f0.txt', 'ENOTDIR: not a directory'],
+  ] as const) {
+    it(`says why an over-cap result was not saved, and what to set, for ${what}`, async () => {
+      const tmpdir = path.join(ws, name);
+      const r = await runCliAsync(['glob', '{"pattern":"*.txt"}', '--cwd', ws, '--config', 'search.globMaxResults=2'], { TMPDIR: tmpdir }, DIST_CLI);
+      assert.equal(r.status, 0, r.stdout + r.stderr);
+      assert.match(
+        r.stdout,
+        new RegExp(`\\[3 more files not shown: [^\\]]*\\. The complete result could not be saved: the temporary folder ${tmpdir} cannot be written to \\(${error}\\); to have it saved, set the environment variable TMPDIR to a folder Scout can write to\\. Narrow the search to see the rest\\.\\]\\n`),
+      );
+    });
+  }
+
+  it('needs no temporary folder for a result that fits', async () => {
+    const r = await runCliAsync(['glob', '{"pattern":"f0.txt"}', '--cwd', ws], { TMPDIR: path.join(ws, 'no-such-folder') }, DIST_CLI);
+    assert.deepEqual([r.status, r.stdout.split('\n')[0], r.stderr], [0, 'f0.txt', '']);
   });
 });

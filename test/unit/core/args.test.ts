@@ -73,9 +73,20 @@ describe('parseArguments', () => {
     assert.deepEqual(snapshot.tags, ['a']);
   });
 
-  it('names unknown keys', () => {
-    assert.equal(message(() => parseArguments(schema, { name: 'x', extra: 1 })), 'unknown argument "extra". Remove it and call again.');
-    assert.equal(message(() => parseArguments(schema, { name: 'x', a: 1, b: 2 })), 'unknown arguments "a", "b". Remove them and call again.');
+  it('names unknown keys and the known ones', () => {
+    assert.equal(message(() => parseArguments(schema, { name: 'x', extra: 1 })), 'unknown argument "extra". The arguments are "name" (required), "count" and "tags". Remove it, or rename it to the one meant, and call again.');
+    assert.equal(message(() => parseArguments(schema, { name: 'x', a: 1, b: 2 })), 'unknown arguments "a", "b". The arguments are "name" (required), "count" and "tags". Remove them, or rename each to the one meant, and call again.');
+    assert.equal(message(() => parseArguments(z.strictObject({ url: z.string() }), { uri: 'x' })), 'unknown argument "uri". The only argument is "url" (required). Remove it, or rename it to the one meant, and call again.');
+  });
+
+  it('names a misspelt argument before the required one it leaves missing ({"q": …} for "queries")', () => {
+    assert.equal(message(() => parseArguments(schema, { nmae: 'x' })), 'unknown argument "nmae". The arguments are "name" (required), "count" and "tags". Remove it, or rename it to the one meant, and call again.');
+    assert.match(message(() => parseArguments(schema, { name: 5, extra: 1 })), /^unknown argument "extra"\./);
+  });
+
+  it('quotes an unknown key as a JSON string of at most 200 characters', () => {
+    assert.match(message(() => parseArguments(schema, { name: 'x', 'a"\nb': 1 })), /^unknown argument "a\\"\\nb"\. /);
+    assert.match(message(() => parseArguments(schema, { name: 'x', ['k'.repeat(5000)]: 1 })), new RegExp(`^unknown argument "${'k'.repeat(200)}"…\\. The arguments`));
   });
 
   it('names the argument on a type error', () => {

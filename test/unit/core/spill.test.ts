@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { breaksLine } from '../../../src/core/controlCharacters';
 import { quoteValue } from '../../../src/core/errors';
-import { countOf, headingTool, modelTextHeading, PART_MAX_CHARS, PART_MAX_LINES, partsAdvice, readingParts, saveCompleteResult, spillHeading, spillString } from '../../../src/core/spill';
+import { countOf, headingTool, modelTextHeading, PART_MAX_CHARS, PART_MAX_LINES, partsAdvice, readingParts, saveCompleteResult, spillHeading, SpillError, spillString } from '../../../src/core/spill';
 import type { SpillWriter } from '../../../src/core/tool';
 import { searchEnv } from '../../helpers/searchEnv';
 
@@ -39,6 +39,18 @@ describe('spill: complete results', () => {
       assert.match(saved.sentence, /could not be saved/);
     }
     assert.match(env.warnings[0]!, /disk full/);
+    assert.equal((await saveCompleteResult(env, { tool: 'glob', call: '"*"', size: '9 files' }, () => ['body'])).sentence, 'The complete result could not be saved; narrow the search to see the rest.');
+  });
+
+  it("says why when the writer's failure is a SpillError, in the words the host gave it", async () => {
+    const refused: SpillWriter = async () => {
+      throw new SpillError('the temporary folder /x cannot be written to (ENOENT: no such file or directory); to have it saved, set the environment variable TMPDIR to a folder Scout can write to.');
+    };
+    const saved = await saveCompleteResult(searchEnv({ spill: refused }), { tool: 'glob', call: '"*"', size: '9 files' }, () => ['body']);
+    assert.equal(
+      saved.sentence,
+      'The complete result could not be saved: the temporary folder /x cannot be written to (ENOENT: no such file or directory); to have it saved, set the environment variable TMPDIR to a folder Scout can write to. Narrow the search to see the rest.',
+    );
   });
 
   it('recognises the first lines Scout writes, and no other line', () => {

@@ -81,6 +81,25 @@ describe('MCP server: complete results as resources', function () {
     });
   });
 
+  it('serves the complete result as a resource when TMPDIR is unusable, and its log says why and what to set', async () => {
+    const missing = `${root}/no-such-tmp`;
+    const session = await connectScout({ args: ['--cwd', root, ...flags], env: { TMPDIR: missing } });
+    try {
+      const result = (await session.client.callTool({ name: 'glob', arguments: { pattern: '*' } })) as CallToolResult;
+      const text = textOf(result);
+      assert.match(text, /The complete result is saved at scout:\/\/result\/[0-9a-f]{16}\. Read that MCP resource to see every result\./);
+      assert.equal((result.content[1] as ResourceLink).type, 'resource_link');
+      assert.ok(
+        session.stderr().includes(
+          `the complete result could not be written to a temp file (the temporary folder ${missing} cannot be written to (ENOENT: no such file or directory); to have it written, set the environment variable TMPDIR to a folder Scout can write to in the Scout server's environment (the env of its entry in the MCP client's configuration)); it is served only as scout://result/`,
+        ),
+        session.stderr(),
+      );
+    } finally {
+      await session.close();
+    }
+  });
+
   it('offers no resource templates: results come from tool calls', async () => {
     assert.deepEqual((await scout.client.listResourceTemplates()).resourceTemplates, []);
   });

@@ -14,7 +14,7 @@ describe('interpretExit (rg exit status and stderr)', () => {
   /** Runs the real rg and returns its exit as runRipgrep would. */
   function rg(...args: string[]): RipgrepExit {
     const r = spawnSync(RG_PATH, ['--no-config', ...args], { cwd: root });
-    return { exitCode: r.status!, stderr: r.stderr.toString(), stderrTruncated: false };
+    return { exitCode: r.status!, stderr: r.stderr.toString(), stderrTruncated: false, searchPaths: args.includes('--') ? args.slice(args.indexOf('--') + 1) : [] };
   }
 
   function code(exit: RipgrepExit, names: PatternArguments): ToolErrorCode | 'success' {
@@ -58,11 +58,11 @@ describe('interpretExit (rg exit status and stderr)', () => {
 
   it('reports other exit statuses as SEARCH_FAILED, quoting rg without its quoted parts', () => {
     assert.throws(
-      () => interpretExit({ exitCode: 3, stderr: "rg: something odd about 'a secret line' here\n", stderrTruncated: false }, grepNames('x')),
+      () => interpretExit({ exitCode: 3, stderr: "rg: something odd about 'a secret line' here\n", stderrTruncated: false, searchPaths: ['.'] }, grepNames('x')),
       (e) => isToolError(e) && e.code === 'SEARCH_FAILED' && /exit status 3/.test(e.message) && /something odd about … here/.test(e.message) && !/secret/.test(e.message),
     );
     assert.throws(
-      () => interpretExit({ exitCode: 2, stderr: 'cut part\nrg: a fatal error\n', stderrTruncated: true }, grepNames('x')),
+      () => interpretExit({ exitCode: 2, stderr: 'cut part\nrg: a fatal error\n', stderrTruncated: true, searchPaths: ['.'] }, grepNames('x')),
       (e) => isToolError(e) && e.code === 'SEARCH_FAILED' && /\[stderr truncated\] …cut part\nrg: a fatal error/.test(e.message),
     );
   });

@@ -18,7 +18,7 @@ describe('readStderr (rg error output)', () => {
       'rg: ./odd: Input/output error (os error 5)',
       '',
     ].join('\n');
-    const reading = readStderr(stderr, false);
+    const reading = readStderr(stderr, false, ['.']);
     assert.deepEqual(reading.other, []);
     assert.equal(reading.problemsCut, false);
     assert.deepEqual(reading.problems, [
@@ -34,16 +34,45 @@ describe('readStderr (rg error output)', () => {
   });
 
   it('keeps a path that holds a newline or ": " whole', () => {
-    const reading = readStderr('rg: ./a\nrg: b: c: Permission denied (os error 13)\n', false);
+    const reading = readStderr('rg: ./a\nrg: b: c: Permission denied (os error 13)\n', false, ['.']);
     assert.deepEqual(reading.problems, [{ path: 'a\nrg: b: c', reason: 'permission denied' }]);
   });
 
+  // Real rg 15 lines: its warning of a search without a path, and the ignore files of two folders above the
+  // search path "s2/sub" (absolute, in one message whose later lines have no "rg: ").
+  const WARNING = "rg: No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped.";
+  it('reads a line without a path on its own, never as the start of the path after it', () => {
+    const reading = readStderr(`${WARNING}\nrg: ./locked: Permission denied (os error 13)\n${WARNING}\nrg: ./.rgignore: line 1: error parsing glob 'a{': unclosed alternate group\n`, false, ['.']);
+    assert.deepEqual(reading.problems, [
+      { path: 'locked', reason: 'permission denied' },
+      { path: '.rgignore', reason: 'ignore file rule not applied', line: 1 },
+    ]);
+    assert.deepEqual(reading.other, [WARNING, WARNING]);
+    assert.deepEqual(readStderr(`${WARNING}\nrg: src/locked: Permission denied (os error 13)\n`, false, ['src']).problems, [{ path: 'src/locked', reason: 'permission denied' }]);
+    assert.deepEqual(readStderr('rg: src/a\nrg: b: Permission denied (os error 13)\n', false, ['src']).problems, [{ path: 'src/a\nrg: b', reason: 'permission denied' }], 'a path under the search path "src" that holds "\\nrg: "');
+  });
+
+  it('names each ignore file of a message on its own, once', () => {
+    const stderr = [
+      "rg: /tmp/ws/.rgignore: line 1: error parsing glob 'a{': unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)",
+      "/tmp/ws/s2/.rgignore: line 1: error parsing glob 'x\\': dangling '\\'",
+      "/tmp/ws/s2/.ignore: line 1: error parsing glob 'x\\': dangling '\\'",
+      "/tmp/ws/s2/.ignore: line 4: error parsing glob 'y{': unclosed alternate group",
+      '',
+    ].join('\n');
+    assert.deepEqual(readStderr(stderr, false, ['s2/sub']).problems, [
+      { path: '/tmp/ws/.rgignore', reason: 'ignore file rule not applied', line: 1 },
+      { path: '/tmp/ws/s2/.rgignore', reason: 'ignore file rule not applied', line: 1 },
+      { path: '/tmp/ws/s2/.ignore', reason: 'ignore file rule not applied', line: 1 },
+    ]);
+  });
+
   it('leaves rg\'s own errors apart, and skips the first, cut message of a truncated stderr when it ends like a problem', () => {
-    const reading = readStderr("ied (os error 13)\nrg: ./x: Permission denied (os error 13)\nrg: regex parse error:\n    (\n    ^\nerror: unclosed group\n", true);
+    const reading = readStderr("ied (os error 13)\nrg: ./x: Permission denied (os error 13)\nrg: regex parse error:\n    (\n    ^\nerror: unclosed group\n", true, ['.']);
     assert.deepEqual(reading.problems, [{ path: 'x', reason: 'permission denied' }]);
     assert.deepEqual(reading.other, ['rg: regex parse error:\n    (\n    ^\nerror: unclosed group']);
     assert.equal(reading.problemsCut, true);
-    assert.deepEqual(readStderr('xx)\n    ^\nerror: unclosed group\n', true).other, ['xx)\n    ^\nerror: unclosed group'], 'the cut end of a regex error stays an error');
+    assert.deepEqual(readStderr('xx)\n    ^\nerror: unclosed group\n', true, ['.']).other, ['xx)\n    ^\nerror: unclosed group'], 'the cut end of a regex error stays an error');
   });
 });
 

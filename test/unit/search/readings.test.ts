@@ -202,3 +202,72 @@ describe('reading a call the way the model meant it', function () {
     });
   });
 });
+
+describe('glob and include: ".." segments, which rg never matches', function () {
+  this.timeout(60_000);
+  let root: string;
+  let folders: WorkspaceFolderRef[];
+  before(() => {
+    root = makeTree({ 'ws/top.txt': 'needle\n', 'ws/src/b.txt': 'needle\n', 'ws/src/lib/c.ts': 'needle\n', 'outside.txt': 'needle\n' });
+    folders = [folder(`${root}/ws`)];
+  });
+  after(() => removeTree(root));
+
+  // Each of these answered a bare "No files found" (or "No matches found"), although the value names files.
+  const climbs: [string, string][] = [
+    ['../*', 'pattern'],
+    ['src/../../*.txt', 'pattern'],
+    ['..', 'pattern'],
+    ['../*', 'include'],
+    ['src/../../*.txt', 'include'],
+  ];
+  for (const [value, name] of climbs) {
+    it(`refuses ${name} ${JSON.stringify(value)}, which climbs out of the workspace folder, as PATH_OUTSIDE_WORKSPACE that says what to give`, async () => {
+      const failure = name === 'pattern' ? await toolFailure(globTool, { pattern: value }, { folders }) : await toolFailure(grepTool, { pattern: 'needle', include: value }, { folders });
+      assert.equal(failure.code, 'PATH_OUTSIDE_WORKSPACE');
+      const tool = name === 'pattern' ? 'glob lists' : 'grep searches';
+      assert.equal(
+        failure.message,
+        `${name} ${JSON.stringify(value)} climbs out of the workspace folder ${root}/ws with "..", and ${tool} only files inside it. Give ${name === 'pattern' ? 'a pattern' : 'an include'} relative to the folder, without "..": "src/**/*.ts" matches the .ts files under its folder "src".`,
+      );
+    });
+  }
+
+  it('refuses an absolute glob that climbs out through ".." the same way', async () => {
+    assert.equal((await toolFailure(globTool, { pattern: `${root}/ws/../outside.txt` }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
+    assert.equal((await toolFailure(globTool, { pattern: '/src/../../outside.txt' }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
+  });
+
+  it('refuses path ".." for glob and grep (as before)', async () => {
+    assert.equal((await toolFailure(globTool, { pattern: '*', path: '..' }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
+    assert.equal((await toolFailure(grepTool, { pattern: 'needle', path: '..' }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
+  });
+
+  it('reads a ".." that stays inside as the path it names from the workspace folder, with a note', async () => {
+    const top = await runTool(globTool, { pattern: 'src/../*.txt' }, { folders });
+    assert.deepEqual([files(top), top.value.readAs], [['top.txt'], '/*.txt']);
+    assert.deepEqual(notes(top.text), ['[pattern "src/../*.txt" was read as "/*.txt", the path it names from the workspace folder: ripgrep matches paths without "..".]']);
+    const deeper = await runTool(globTool, { pattern: 'src/lib/../*.txt', path: 'src' }, { folders });
+    assert.deepEqual([files(deeper), deeper.value.readAs], [['src/b.txt'], 'src/*.txt']);
+    const grep = await runTool(grepTool, { pattern: 'needle', include: 'src/../*.txt' }, { folders });
+    assert.deepEqual([rows(grep), grep.value.readAs], [['top.txt:1'], '/*.txt']);
+    const folderName = await runTool(globTool, { pattern: 'src/lib/..' }, { folders });
+    assert.deepEqual(files(folderName), ['src/b.txt', 'src/lib/c.ts']);
+  });
+
+  it('refuses a ".." after a wildcard or inside { } with the fix, since no glob names its parent', async () => {
+    const afterStars = await toolFailure(globTool, { pattern: '**/../*.txt' }, { folders });
+    assert.equal(afterStars.code, 'INVALID_ARGUMENT');
+    assert.equal(
+      afterStars.message,
+      'pattern "**/../*.txt" has a ".." after "**", which Scout cannot resolve: ripgrep matches paths without "..", so it would match nothing. Write the folders it means instead of ".." ("src/lib/../*.ts" is "src/*.ts"), or drop the "..", and call again.',
+    );
+    assert.match((await toolFailure(grepTool, { pattern: 'needle', include: 'src/*/../*.ts' }, { folders })).message, /^include "src\/\*\/\.\.\/\*\.ts" has a "\.\." after "\*",/);
+    assert.match((await toolFailure(globTool, { pattern: '{../top.txt,x}' }, { folders })).message, /has a "\.\." inside \{ \}, which Scout cannot resolve/);
+  });
+
+  it('leaves names that only hold dots alone ("..." and "..x" are names, not "..")', async () => {
+    assert.equal((await runTool(globTool, { pattern: 'src/...' }, { folders })).text.split('\n')[0], 'No files found');
+    assert.equal((await runTool(globTool, { pattern: '..x/*' }, { folders })).text.split('\n')[0], 'No files found');
+  });
+});

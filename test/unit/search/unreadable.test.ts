@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createGlobTool, type GlobValue } from '../../../src/core/search/glob';
 import { createGrepTool, type GrepValue } from '../../../src/core/search/grep';
-import { folder, readableCopy, RG_PATH, runTool, toolFailure, unprivilegedIds, unprivilegedRipgrep, type SearchEnvOptions } from '../../helpers/searchEnv';
+import { folder, readableCopy, RG_PATH, runTool, searchEnv, toolFailure, unprivilegedIds, unprivilegedRipgrep, type SearchEnvOptions } from '../../helpers/searchEnv';
 import { makeRealisticWorkspace, makeTree, removeTree, type RealisticWorkspace } from '../../helpers/tree';
 
 const budget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16, maxListings: 4 };
@@ -196,5 +196,40 @@ describe('error text quotes no file contents', function () {
     } finally {
       removeTree(root);
     }
+  });
+});
+
+describe("each line of ripgrep's error output stands on its own", function () {
+  this.timeout(60_000);
+  const roots: string[] = [];
+  after(() => roots.forEach(removeTree));
+
+  it('names every ignore file of a directory that rg reports in one message (its later lines have no "rg: ")', async () => {
+    // rg prints "rg: ./sub/.rgignore: line 1: …\n./sub/.ignore: line 1: …": one message, two files.
+    const root = makeTree({ '.git/HEAD': 'x', '.rgignore': 'a{\n', 'sub/.rgignore': 'b\\\n', 'sub/.ignore': 'c{\n', 'sub/f.txt': 'needle\n', 'top.txt': 'needle\n' });
+    roots.push(root);
+    const out = await runTool(grepTool, { pattern: 'needle' }, { folders: [folder(root)] });
+    assert.deepEqual(out.value.unreadable, [
+      { path: '.rgignore', reason: 'ignore file rule not applied', line: 1 },
+      { path: 'sub/.ignore', reason: 'ignore file rule not applied', line: 1 },
+      { path: 'sub/.rgignore', reason: 'ignore file rule not applied', line: 1 },
+    ]);
+    assert.match(out.text, /\n\[ripgrep could not parse a rule in 3 ignore files and did not apply it: "\.rgignore" \(line 1\), "sub\/\.ignore" \(line 1\), "sub\/\.rgignore" \(line 1\)\.\]\n/);
+  });
+
+  it('keeps a line without a path (a general warning) apart from the path line after it', async () => {
+    const root = makeTree({ 'ws/.rgignore': 'a{\n', 'ws/top.txt': 'needle\n' });
+    roots.push(root);
+    mkdirSync(path.join(root, 'empty'));
+    // A wrapper, as `scout.ripgrepPath` may name one, that first runs rg where it finds no file: rg's own
+    // pathless warning ("rg: No files were searched, …", two lines) lands just before the real search's lines.
+    const wrapper = path.join(root, 'rg-wrapper.sh');
+    writeFileSync(wrapper, `#!/bin/sh\n(cd "${root}/empty" && "${RG_PATH}" --no-config needle >/dev/null)\nexec "${RG_PATH}" "$@"\n`);
+    chmodSync(wrapper, 0o755);
+    const env = searchEnv({ folders: [folder(path.join(root, 'ws'))], ripgrepPath: wrapper });
+    const out = await grepTool.run(grepTool.parse({ pattern: 'needle' }, env.config), env);
+    assert.deepEqual(out.value.unreadable, [{ path: '.rgignore', reason: 'ignore file rule not applied', line: 1 }]);
+    assert.match(out.text, /\n\[ripgrep could not parse a rule in 1 ignore file and did not apply it: "\.rgignore" \(line 1\)\.\]\n/);
+    assert.deepEqual(env.warnings, ["grep: ripgrep said: rg: No files were searched, which means ripgrep probably applied a filter you didn't expect.\nRunning with --debug will show why files are being skipped."]);
   });
 });

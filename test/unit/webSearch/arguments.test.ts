@@ -57,6 +57,13 @@ describe('web_search arguments', () => {
     assert.match(messageFor({ queries: ['ok'], country: 1 }), /^country: /);
   });
 
+  it('names a misspelt argument and the known ones, rather than only the queries it leaves missing', () => {
+    // {"q": …} used to get "queries: is required (array).", which never named "q".
+    const known = 'The arguments are "queries" (required), "country" and "language". Remove it, or rename it to the one meant, and call again.';
+    assert.equal(messageFor({ q: 'node streams' }), `unknown argument "q". ${known}`);
+    assert.equal(messageFor({ queries: ['node streams'], maxResult: 3 }), `unknown argument "maxResult". ${known}`);
+  });
+
   it('keeps the queries as given; duplicates are removed only when the call runs', () => {
     assert.deepEqual(parseWebSearchArguments({ queries: ['a', 'a', ' b '] }, 4), { queries: ['a', 'a', ' b '] });
   });

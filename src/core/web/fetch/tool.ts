@@ -4,6 +4,7 @@ import { parseArguments } from '../../args';
 import type { ScoutTool, ToolEnv, ToolOutput } from '../../tool';
 import { showControlPictures } from '../../controlCharacters';
 import { quoteValue, ToolError } from '../../errors';
+import { hostAdvice } from '../../hostAdvice';
 import { countOf, saveCompleteResult, type SavedResult } from '../../spill';
 import { classifyContent } from '../convert/contentKind';
 import { displayText } from '../convert/displayText';
@@ -157,6 +158,7 @@ async function fetchPage(
     maxRedirects: DEFAULT_MAX_REDIRECTS - hopsBefore.length,
     headers: { accept: ACCEPT },
     timeoutMs: config.fetchTimeoutMs,
+    timeoutSetting: 'webFetch.fetchTimeoutMs',
     ...(options.downloadDeadline ? { deadline: options.downloadDeadline } : {}),
     signal: env.signal,
     agents: env.httpAgent,
@@ -262,9 +264,9 @@ function cutNotes(cut: BodyCut | null, fetchTimeoutMs: number): string[] {
     case 'maxBytes':
       return [`the server sent more than ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MB (after decompression); only the first ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024} MB were read.`];
     case 'timeout':
-      return [`the server was still sending when the ${formatSeconds(fetchTimeoutMs)} fetch timeout ran out; the body is incomplete.`];
+      return [`the server was still sending when the ${formatSeconds(fetchTimeoutMs)} fetch timeout (${hostAdvice().setting('webFetch.fetchTimeoutMs')}) ran out; the body is incomplete.`];
     case 'decodeTimeout':
-      return [`the whole body arrived, but decompressing it took longer than the ${formatSeconds(fetchTimeoutMs)} fetch timeout; the body is incomplete.`];
+      return [`the whole body arrived, but decompressing it took longer than the ${formatSeconds(fetchTimeoutMs)} fetch timeout (${hostAdvice().setting('webFetch.fetchTimeoutMs')}); the body is incomplete.`];
     case 'closed':
       return ['the connection closed before the whole body arrived; the body is incomplete.'];
     case null:

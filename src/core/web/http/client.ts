@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { isToolError, quoteValue, ToolError } from '../../errors';
+import { hostAdvice } from '../../hostAdvice';
 import { bareHostname, effectivePort, parseWebUrl } from './url';
 import type { AddressGuard } from './addressGuard';
 import { readBody, type BodyCut } from './body';
@@ -46,6 +47,12 @@ export interface HttpRequestOptions {
   readonly json?: unknown;
   /** The whole call's budget in ms: connection, every redirect hop and the body. */
   readonly timeoutMs: number;
+  /**
+   * The setting `timeoutMs` comes from (a config key: `webFetch.fetchTimeoutMs`), which the `WEB_TIMEOUT`
+   * message names in the host's words so the user knows what raises the limit; absent for a caller that words
+   * its own timeout error (web_search names its budget).
+   */
+  readonly timeoutSetting?: string;
   /**
    * An outside end to the same budget: when it aborts, the call ends exactly as if `timeoutMs` had run out
    * (`WEB_TIMEOUT` before the headers, the body so far with `cut: 'timeout'` after). For a budget shared with
@@ -181,7 +188,7 @@ export async function httpRequest(options: HttpRequestOptions): Promise<HttpResp
       return await finishResponse(res, url, redirects, null);
     }
   } catch (e) {
-    throw toToolError(e, url, timeoutMs, signal, timeoutReason);
+    throw toToolError(e, url, options, signal, timeoutReason);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCancel);
@@ -309,12 +316,13 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 
-function toToolError(e: unknown, url: URL, timeoutMs: number, signal: AbortSignal, timeoutReason: unknown): ToolError {
+function toToolError(e: unknown, url: URL, options: Pick<HttpRequestOptions, 'timeoutMs' | 'timeoutSetting'>, signal: AbortSignal, timeoutReason: unknown): ToolError {
   if (isToolError(e)) return e;
   const host = url.host;
   if (signal.aborted) {
+    const limit = options.timeoutSetting === undefined ? '' : ` (${hostAdvice().setting(options.timeoutSetting)})`;
     return signal.reason === timeoutReason
-      ? new ToolError('WEB_TIMEOUT', `${host} did not respond within ${formatSeconds(timeoutMs)}. Try again later, or fetch a different URL.`)
+      ? new ToolError('WEB_TIMEOUT', `${host} did not respond within ${formatSeconds(options.timeoutMs)}${limit}. Try again later, or fetch a different URL.`)
       : new ToolError('WEB_ABORTED', 'The request was cancelled.');
   }
   const code = (e as NodeJS.ErrnoException | undefined)?.code ?? '';

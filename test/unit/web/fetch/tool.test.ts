@@ -644,7 +644,7 @@ describe('web_fetch tool', function () {
       const out = await fetchUntilReceived(server.url('/stall-body'), 'first part, ', webFetchConfig({ fetchTimeoutMs: 60_000 }));
       assert.equal(out.value.cut, 'timeout');
       assert.equal(out.value.markdown, 'first part, ');
-      assert.match(out.text, /Note: the server was still sending when the 60 s fetch timeout ran out/);
+      assert.match(out.text, /Note: the server was still sending when the 60 s fetch timeout \(setting scout\.webFetch\.fetchTimeoutMs\) ran out/);
     });
 
     it('starts the conversion budget when the download ends, so the two budgets add up (a server that holds the socket open)', async () => {
@@ -653,7 +653,7 @@ describe('web_fetch tool', function () {
       // make the test fail).
       const out = await fetchUntilReceived(server.url('/head-heavy-then-stall'), HEAD_HEAVY.html.slice(-200), webFetchConfig({ fetchTimeoutMs: 60_000, conversionTimeoutMs: 120_000 }));
       assert.deepEqual([out.value.cut, out.value.format, out.value.content], ['timeout', 'markdown', 'readability']);
-      assert.match(out.text, /\nNote: the server was still sending when the 60 s fetch timeout ran out; the body is incomplete\.\n/);
+      assert.match(out.text, /\nNote: the server was still sending when the 60 s fetch timeout \(setting scout\.webFetch\.fetchTimeoutMs\) ran out; the body is incomplete\.\n/);
       const text = markdownText(out.value.markdown);
       assert.ok(text.includes(HEAD_HEAVY.firstParagraph) && text.includes(HEAD_HEAVY.lastParagraph));
     });
