@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import * as os from 'node:os';
@@ -12,6 +11,9 @@ const POLL_MS = 5;
 
 /** Bytes read at most in one go, so a burst of output is handed on in pieces the parser takes in its stride. */
 const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** Files made by this process so far: part of each name, so two searches never try the same one. */
+let made = 0;
 
 /**
  * A temporary file that rg writes its stdout to, read by position as it grows.
@@ -50,7 +52,9 @@ export interface FileFollower {
  * which is slower but needs no disk).
  */
 export async function openStdoutFile(): Promise<StdoutFile | undefined> {
-  const file = path.join(os.tmpdir(), `scout-rg-${process.pid}-${randomBytes(8).toString('hex')}.out`);
+  // The name need not be secret: O_EXCL refuses a name someone made first (a file or a symlink), and the search
+  // then reads a pipe. So no `crypto` (a search loads none of it, see the CLI start test).
+  const file = path.join(os.tmpdir(), `scout-rg-${process.pid}-${++made}-${Math.random().toString(36).slice(2)}.out`);
   let handle: FileHandle;
   try {
     handle = await open(file, 'wx+', 0o600);

@@ -243,7 +243,7 @@ describe('attack: load and faults', function () {
       const outcome = await callTool(webFetch, { url: server.url('/stall') }, webToolEnv(webFetchConfig({ fetchTimeoutMs: 1_000 })));
       assert.ok('output' in outcome, shown(outcome));
       assert.equal((outcome.output.value as WebFetchValue).cut, 'timeout');
-      assert.match(outcome.output.text, /timeout ran out; the body is incomplete/);
+      assert.match(outcome.output.text, /fetch timeout \(setting scout\.webFetch\.fetchTimeoutMs\) ran out; the body is incomplete/);
       await noSocketLeft();
     });
 
