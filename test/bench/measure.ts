@@ -66,7 +66,7 @@ function ripgrepEnv(): NodeJS.ProcessEnv {
 /**
  * Runs `rg argv` in `cwd` and times it from spawn to `close`: with `stdout` `pipe` (the default) rg's stdout is
  * piped to this process and discarded (counted); with `file` rg writes it to a temporary file, which is
- * measured and removed afterwards (what grep's reader gets, see `stdoutFile.ts`). Rejects on exit status 2 or
+ * measured and removed afterwards (rg with no reader at all). Rejects on exit status 2 or
  * a signal (rg's error statuses), so a broken baseline is loud.
  */
 export function timeRipgrep(argv: readonly string[], cwd: string, rgPath = BENCH_RG, stdout: 'pipe' | 'file' = 'pipe'): Promise<RipgrepSample> {

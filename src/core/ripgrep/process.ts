@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ToolError } from '../errors';
 import { hostAdvice } from '../hostAdvice';
-import { openStdoutFile } from './stdoutFile';
 
 /** One rg run: what to spawn, where, and the budgets it must stay within. */
 export interface RipgrepRunOptions {
@@ -37,12 +36,6 @@ export interface RipgrepRunOptions {
    * malformed output): rg is then stopped and the run rejects with that error.
    */
   readonly onStdout: (chunk: Buffer) => void;
-  /**
-   * Where rg writes its stdout: `pipe` (the default), or `file`, an unlinked temporary file read as it grows,
-   * which costs a search with many small writes far less (see `stdoutFile.ts`). A `file` run falls back to
-   * the pipe when no temporary file can be made.
-   */
-  readonly stdoutSink?: 'file' | 'pipe';
 }
 
 /** How rg ended when it exited on its own. */
@@ -114,7 +107,8 @@ function nextSpawnTurn(): Promise<void> {
  *
  * rg is spawned without a shell, with stdin closed, in its own process group. Stopping it (caller abort,
  * `timeoutMs`, stdout over `rawOutputMaxBytes`, or `onStdout` throwing) sends SIGTERM to the group, then
- * SIGKILL after `graceMs`; stdout is no longer read from the moment of the stop, and never beyond the cap. The promise settles only once rg has exited (or, should a process ignore
+ * SIGKILL after `graceMs`; stdout is no longer read from the moment of the stop, so at most one pipe chunk
+ * beyond the cap is ever held. The promise settles only once rg has exited (or, should a process ignore
  * SIGKILL, `graceMs` after it), so no rg outlives the call; rg processes still running when Node exits are
  * killed by an exit hook.
  *
@@ -128,12 +122,8 @@ function nextSpawnTurn(): Promise<void> {
 export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExit> {
   const { signal } = options;
   if (signal.aborted) throw searchCancelledError();
-  const file = options.stdoutSink === 'file' ? await openStdoutFile() : undefined;
   await nextSpawnTurn();
-  if (signal.aborted) {
-    await file?.close();
-    throw searchCancelledError();
-  }
+  if (signal.aborted) throw searchCancelledError();
   installExitHook();
 
   return new Promise<RipgrepExit>((resolve, reject) => {
@@ -144,18 +134,15 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
       child = spawn(options.rgPath, [...options.args], {
         cwd: options.cwd,
         env,
-        stdio: ['ignore', file ? file.fd : 'pipe', 'pipe'],
+        stdio: ['ignore', 'pipe', 'pipe'],
         detached: !isWindows,
         windowsHide: true,
         shell: false,
       });
     } catch (e) {
-      void file?.close();
       reject(launchError(options.rgPath, e));
       return;
     }
-    // rg holds its own copy of the descriptor now; the name is no longer needed.
-    file?.unlink();
 
     let failure: ToolError | undefined;
     /** Set once stdout reached the cap in `truncate` mode: rg is being stopped, and what was read stands. */
@@ -168,7 +155,6 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
 
     const cleanup = (): void => {
       settled = true;
-      void file?.close();
       live.delete(child);
       clearTimeout(timeoutTimer);
       clearTimeout(killTimer);
@@ -187,7 +173,6 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
       if (killTimer) return;
       child.stdout?.removeAllListeners('data');
       child.stdout?.destroy();
-      reading?.stop();
       signalTree(child, 'SIGTERM');
       killTimer = setTimeout(() => {
         signalTree(child, 'SIGKILL');
@@ -218,8 +203,7 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
 
     if (child.pid !== undefined) live.add(child);
 
-    /** Takes the next bytes of stdout, in order: hands them on, or stops rg at the cap. */
-    const accept = (chunk: Buffer): void => {
+    child.stdout!.on('data', (chunk: Buffer) => {
       if (failure || cut) return;
       stdoutBytes += chunk.length;
       if (stdoutBytes > options.rawOutputMaxBytes) {
@@ -233,18 +217,7 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
         return;
       }
       deliver(chunk);
-    };
-    /** Settles the run once rg has exited and all of its stdout has been taken. */
-    const finish = (code: number | null, sig: NodeJS.Signals | null): void => {
-      if (settled) return;
-      cleanup();
-      if (failure) reject(failure);
-      else if (code === null && !cut) reject(new ToolError('SEARCH_FAILED', `ripgrep was killed by signal ${sig ?? 'unknown'} before it finished. Try the search again.`));
-      else resolve(exitOf(cut ? null : code));
-    };
-    // One byte past the cap is enough to know it was passed.
-    const reading = file?.follow(options.rawOutputMaxBytes + 1, accept, (e) => stop(new ToolError('SEARCH_FAILED', `Reading ripgrep's output failed: ${e.message}`)));
-    child.stdout?.on('data', accept);
+    });
     child.stderr!.on('data', (chunk: Buffer) => stderrTail.push(chunk));
 
     child.on('error', (e) => {
@@ -259,12 +232,10 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
     });
     child.on('close', (code, sig) => {
       if (settled) return;
-      // rg's writes to the file are complete once it has exited: take what the last poll did not see.
-      if (reading && !failure && !cut) reading.drain().then(() => finish(code, sig), (e: Error) => {
-        failure ??= new ToolError('SEARCH_FAILED', `Reading ripgrep's output failed: ${e.message}`);
-        finish(code, sig);
-      });
-      else finish(code, sig);
+      cleanup();
+      if (failure) reject(failure);
+      else if (code === null && !cut) reject(new ToolError('SEARCH_FAILED', `ripgrep was killed by signal ${sig ?? 'unknown'} before it finished. Try the search again.`));
+      else resolve(exitOf(cut ? null : code));
     });
   });
 }

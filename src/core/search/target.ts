@@ -143,10 +143,6 @@ export async function runSearch(
     rawOutputMaxBytes: config.rawOutputMaxBytes,
     rawOutputOverflow: 'truncate',
     stderrMaxBytes: config.stderrMaxBytes,
-    // grep's search threads write each file's matches with a write of their own, thousands of small writes that
-    // a pipe turns into as many wake-ups of this thread; glob's `--sort=modified` list comes from one thread in
-    // large writes at the end, and reading it from a pipe overlaps those writes.
-    stdoutSink: tool === 'grep' ? 'file' : 'pipe',
     onStdout: progress
       ? (chunk) => {
           onStdout(chunk);

@@ -9,7 +9,7 @@ export interface SideBySide {
   readonly rg: readonly { readonly timed: RipgrepSample; readonly toFile: RipgrepSample; readonly resources: RipgrepResources | undefined }[];
   readonly scoutSide: Side;
   readonly rgSide: Side;
-  /** rg with the same argv writing its stdout to a file, which is how grep's reader takes it. */
+  /** rg with the same argv writing its stdout to a file: how fast rg goes with no reader at all. */
   readonly rgToFileSide: Side;
   /** Median Scout wall ms / median rg wall ms. */
   readonly ratio: number;

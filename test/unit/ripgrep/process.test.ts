@@ -1,7 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
 import { runRipgrep, type RipgrepRunOptions } from '../../../src/core/ripgrep/process';
@@ -11,7 +9,6 @@ import { makeTree, removeTree, SLOW_PATTERN, writeSlowCorpus } from '../../helpe
 
 function options(root: string, overrides: Partial<RipgrepRunOptions> = {}): RipgrepRunOptions {
   return {
-    stdoutSink: sink,
     rgPath: RG_PATH,
     args: ['--no-config', '--json', '--regexp=needle', '--', '.'],
     cwd: root,
@@ -42,13 +39,8 @@ function script(root: string, name: string, body: string): string {
   return file;
 }
 
-/** The stdout sink the `options` of the running suite use. */
-let sink: 'pipe' | 'file' = 'pipe';
-
-for (const suiteSink of ['pipe', 'file'] as const) {
-describe(`runRipgrep, stdout to a ${suiteSink}`, function () {
+describe('runRipgrep', function () {
   this.timeout(60_000);
-  before(() => (sink = suiteSink));
   let root: string;
   let slow: RipgrepRunOptions['args'];
 
@@ -172,85 +164,5 @@ describe(`runRipgrep, stdout to a ${suiteSink}`, function () {
     assert.equal(exit.stderrTruncated, true);
     assert.ok(Buffer.byteLength(exit.stderr) <= 100);
     assert.ok(exit.stderr.endsWith('the last line\n'));
-  });
-});
-}
-
-describe('runRipgrep, stdout to a file', function () {
-  this.timeout(60_000);
-  let root: string;
-  let tmp: string;
-  const savedTmpdir = process.env.TMPDIR;
-
-  before(() => {
-    root = makeTree({ 'a.txt': 'needle\nhay\nneedle again\n' });
-    writeSlowCorpus(root, 'slow', 40, 500_000);
-  });
-  after(() => removeTree(root));
-  // os.tmpdir() reads TMPDIR on every call, so each test sees the files Scout makes in a folder of its own.
-  beforeEach(() => {
-    tmp = mkdtempSync(path.join(os.tmpdir(), 'scout-sink-'));
-    process.env.TMPDIR = tmp;
-  });
-  afterEach(() => {
-    if (savedTmpdir === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = savedTmpdir;
-    rmSync(tmp, { recursive: true, force: true });
-    assert.deepEqual(processesUnder(root), [], 'no process left running');
-  });
-
-  const file = (overrides: Partial<RipgrepRunOptions>): RipgrepRunOptions => ({ ...options(root, overrides), stdoutSink: 'file' });
-  const pipe = (overrides: Partial<RipgrepRunOptions>): RipgrepRunOptions => ({ ...options(root, overrides), stdoutSink: 'pipe' });
-  const digest = (chunks: readonly Buffer[]): string => createHash('sha256').update(Buffer.concat(chunks)).digest('hex');
-
-  it('hands on the same bytes as the pipe, for megabytes of output', async () => {
-    // Plain output: --json's summary records carry elapsed times, which differ from run to run.
-    const args = ['--no-config', '--sort=path', '--line-number', '--regexp=\\w+', '--', 'slow/d0', 'slow/d1'];
-    const fromFile: Buffer[] = [];
-    const fromPipe: Buffer[] = [];
-    await runRipgrep(file({ args, onStdout: (c) => fromFile.push(c) }));
-    await runRipgrep(pipe({ args, onStdout: (c) => fromPipe.push(c) }));
-    assert.ok(Buffer.concat(fromPipe).length > 3_000_000, `a large output: ${Buffer.concat(fromPipe).length} bytes`);
-    assert.equal(digest(fromFile), digest(fromPipe));
-  });
-
-  it('hands on output while rg is still running, not only once it has exited', async () => {
-    // The writer waits for a file that the test makes only when the first line has arrived.
-    const go = path.join(root, 'go');
-    const writer = script(root, 'two-lines.sh', `printf 'first\\n'\nwhile [ ! -e "${go}" ]; do sleep 0.05; done\nprintf 'second\\n'`);
-    const chunks: Buffer[] = [];
-    const exit = await runRipgrep(
-      file({
-        rgPath: writer,
-        onStdout: (c) => {
-          chunks.push(c);
-          if (Buffer.concat(chunks).toString() === 'first\n') writeFileSync(go, '');
-        },
-      }),
-    );
-    rmSync(go, { force: true });
-    assert.equal(exit.exitCode, 0);
-    assert.equal(Buffer.concat(chunks).toString(), 'first\nsecond\n');
-  });
-
-  it('leaves no file behind: none while rg runs, after it exits, after a cap or a cancel', async () => {
-    const controller = new AbortController();
-    const slowArgs = ['--no-config', '--json', `--regexp=${SLOW_PATTERN}`, '--', 'slow'];
-    const running = runRipgrep(file({ args: slowArgs, signal: controller.signal })).catch((e: unknown) => e);
-    while (processesUnder(root).length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    assert.deepEqual(readdirSync(tmp), [], 'the file has no name once rg holds it');
-    controller.abort();
-    assert.ok(isToolError(await running));
-    await runRipgrep(file({}));
-    await runRipgrep(file({ args: ['--no-config', '--json', '--regexp=\\w+', '--', 'slow/d0'], rawOutputMaxBytes: 4096, rawOutputOverflow: 'truncate' }));
-    assert.deepEqual(readdirSync(tmp), []);
-  });
-
-  it('falls back to the pipe when the temporary folder cannot take a file', async () => {
-    process.env.TMPDIR = path.join(tmp, 'missing');
-    let text = '';
-    const exit = await runRipgrep(file({ args: ['--no-config', '--regexp=needle', '--', 'a.txt'], onStdout: (c) => (text += c.toString()) }));
-    assert.equal(exit.exitCode, 0);
-    assert.equal(text, 'needle\nneedle again\n');
   });
 });
