@@ -1,6 +1,6 @@
 import { quoteValue } from '../errors';
 import { grepArgv } from '../ripgrep/argv';
-import { escapeGlobLiteral } from '../ripgrep/globs';
+import { escapeGlobLiteral, matchesPath } from '../ripgrep/globs';
 import type { ToolEnv } from '../tool';
 import type { ResolvedTarget } from '../workspace/folders';
 import { Counter } from './explain';
@@ -159,17 +159,18 @@ function underFolders(glob: string): string | undefined {
 
 /**
  * For grep: the first of {@link rereadings} of `include` that selects at least one file under the search
- * path, when `include` as read selects none (an include that selects files but whose files hold no match
- * keeps its meaning), and the notes of readings that selected none either (`vainNotes`). Each check is an
- * `rg --files` run that stops at the first file.
+ * path (or, when path is a file, matches that file's path), when `include` as read selects none (an include
+ * that selects files but whose files hold no match keeps its meaning), and the notes of readings that selected
+ * none either (`vainNotes`). Under a folder each check is an `rg --files` run that stops at the first file.
  */
 export async function includeRereading(argument: GlobArgument, read: ReadGlob, target: ResolvedTarget, env: ToolEnv): Promise<{ found?: ReadGlob; vainNotes: string[] }> {
   const none = { vainNotes: [] };
-  if (target.kind !== 'directory') return none;
+  if (target.kind === 'other') return none;
   const others = await rereadings(argument, read, target, env.folders.length);
   if (others.length === 0) return none;
-  const counter = new Counter('grep', env, target, { maxFiles: 1, timeMs: env.config.search.timeoutMs, maxRetryChecks: 0, maxListings: 0 });
+  const counter = target.kind === 'directory' ? new Counter('grep', env, target, { maxFiles: 1, timeMs: env.config.search.timeoutMs, maxRetryChecks: 0, maxListings: 0 }) : undefined;
   const selects = async (glob: ReadGlob) => {
+    if (!counter) return matchesPath(glob.parsed, target.relPath);
     const filter = includeFilter(glob.parsed);
     return (await counter.paths(grepArgv('', target.relPath, filter.walk, { output: 'files' }), target.relPath, filter.keeps)).paths.length > 0;
   };
