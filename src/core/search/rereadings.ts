@@ -3,6 +3,7 @@ import { grepArgv } from '../ripgrep/argv';
 import { escapeGlobLiteral, matchesPath } from '../ripgrep/globs';
 import type { ToolEnv } from '../tool';
 import type { ResolvedTarget } from '../workspace/folders';
+import { braceList } from './arguments';
 import { Counter } from './explain';
 import { includeFilter } from './include';
 import { parseGlobArgument, type GlobArgument, type ReadGlob } from './patterns';
@@ -83,9 +84,7 @@ function asAlternation(glob: string): string | undefined {
   const parts = (glob.includes('|') ? glob.split('|') : glob.split(/\s+/)).map((p) => p.trim()).filter((p) => p !== '');
   // Split at white space, each part must look like a glob or a file name: "$(touch x)" is no list.
   const listLike = glob.includes('|') || parts.every((p) => /[*?/.]/.test(p));
-  if (parts.length < 2 || !listLike || parts.some((p) => /[{},]/.test(p))) return undefined;
-  const anchored = parts.some((p) => p.replace(/\/$/, '').includes('/'));
-  return `{${parts.map((p) => (anchored && !p.replace(/\/$/, '').includes('/') ? `**/${p}` : p)).join(',')}}`;
+  return parts.length < 2 || !listLike ? undefined : braceList(parts);
 }
 
 /**
