@@ -64,8 +64,17 @@ let spillsWritten = 0;
 const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 /**
+ * The OS temp folder as an absolute path: `os.tmpdir()` (`TMPDIR`, else the system's) resolved against the
+ * process's working directory, so a relative `TMPDIR` (`TMPDIR=tmp`) gives the same folder in a file's plain
+ * path as in its `file:` URI, and neither is read against the workspace folder the result's paths are relative to.
+ */
+export function tempFolder(): string {
+  return path.resolve(os.tmpdir());
+}
+
+/**
  * Saves a complete over-cap result as a new file `scout-spill-<tool>-<ms>-<pid>-<n>.txt` (mode 600) under `dir`, the
- * OS temp folder by default (the CLI's spill), and returns its absolute path. First deletes this
+ * OS temp folder by default ({@link tempFolder}: the CLI's spill), and returns its absolute path. First deletes this
  * user's own spill files there last modified more than {@link SPILL_MAX_AGE_MS} ago (regular files only, never
  * a symlink; failures are ignored). The text is written piece by piece as it is made ({@link writeText}), so
  * it is never held whole; a file left incomplete by a failed write is removed.
@@ -73,7 +82,7 @@ const SPILL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
  * @throws TempFolderError when the folder refuses the file (missing, read-only, not a folder, full). Whatever
  *   making the text threw, as it is.
  */
-export function writeSpillFile(text: SpillText, tool: ToolName, dir = os.tmpdir()): string {
+export function writeSpillFile(text: SpillText, tool: ToolName, dir = tempFolder()): string {
   deleteOldSpills(dir, Date.now() - SPILL_MAX_AGE_MS);
   const file = path.join(dir, `scout-spill-${tool}-${Date.now()}-${process.pid}-${++spillsWritten}.txt`);
   let fd: number;

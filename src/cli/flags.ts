@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { defaultConfig, KEYED_WEB_SEARCH_PROVIDERS, settingProblem, webSearchKeyEnvVar, type ConfigKey, type ScoutConfig, type WebSearchConfig } from '../core/config';
+import { defaultConfig, KEYED_WEB_SEARCH_PROVIDERS, NUMERIC_SETTING_LIMITS, settingProblem, webSearchKeyEnvVar, type ConfigKey, type NumericLimits, type ScoutConfig, type WebSearchConfig } from '../core/config';
 
 /** A mistake in how the CLI was called (exit status 2). */
 export class UsageError extends Error {
@@ -78,7 +78,9 @@ export function setConfigValue(config: ScoutConfig, key: string, raw: string, fl
     // The name of the VS Code setting, as docs/settings.md lists it: the key is what follows "scout.".
     const unprefixed = key.startsWith('scout.') ? key.slice('scout.'.length) : undefined;
     if (unprefixed !== undefined && known(unprefixed)) {
-      throw new UsageError(`unknown setting "${key}": the key is ${unprefixed}, without the "scout." of the VS Code setting. Give --config ${shellWord(`${unprefixed}=${raw}`)}.`);
+      const { value, problem } = withinLimits(unprefixed, raw);
+      const range = problem === undefined ? '' : `, and its value ${problem}`;
+      throw new UsageError(`unknown setting "${key}": the key is ${unprefixed}, without the "scout." of the VS Code setting${range}. Give --config ${shellWord(`${unprefixed}=${value}`)}.`);
     }
     throw new UsageError(`unknown setting "${key}". Settings are section.key, e.g. search.globMaxResults; see docs/settings.md in Scout for the list.`);
   }
@@ -110,6 +112,20 @@ export function setConfigValue(config: ScoutConfig, key: string, raw: string, fl
     if (typeof object !== 'object' || object === null || Array.isArray(object)) throw new UsageError(`${label} needs a JSON object.`);
     target[name] = object;
   }
+}
+
+/**
+ * `raw` as the value to suggest for setting `key`: a number outside the setting's `NUMERIC_SETTING_LIMITS` is
+ * moved to the nearest value it accepts (rounded for an integer setting), with `settingProblem`'s words for why;
+ * any other value is kept as it is (its own errors come when it is given).
+ */
+function withinLimits(key: string, raw: string): { value: string; problem?: string } {
+  const n = Number(raw);
+  const problem = raw.trim() === '' || !Number.isFinite(n) ? undefined : settingProblem(key, n);
+  const limits = (NUMERIC_SETTING_LIMITS as Readonly<Record<string, NumericLimits>>)[key];
+  if (problem === undefined || limits === undefined) return { value: raw };
+  const nearest = Math.min(limits.maximum, Math.max(limits.minimum, limits.integer ? Math.round(n) : n));
+  return { value: String(nearest), problem };
 }
 
 function check(key: string, value: unknown, label: string): void {

@@ -4,7 +4,8 @@ import { quoteValue, ToolError } from './errors';
 
 // zod/mini loads no locale, so its own messages (used by `describeIssue` for checks without a custom message,
 // e.g. an integer bound) would read "Invalid input"; English is what the classic API configures itself.
-z.config(en());
+const locale = en();
+z.config(locale);
 
 /**
  * Copies an untrusted argument object into a plain object of data properties.
@@ -92,6 +93,8 @@ function unknownArguments(keys: readonly string[], schema: z.ZodMiniObject): str
 function describeIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
+      // A message other than the locale's is the schema's own (its `error` map), which says how to give the value.
+      if (issue.message !== locale.localeError(issue as Parameters<typeof locale.localeError>[0])) return issue.message;
       return issue.input === undefined ? `is required (${issue.expected}).` : `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}.`;
     default:
       return issue.message.endsWith('.') ? issue.message : `${issue.message}.`;

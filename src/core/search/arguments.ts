@@ -30,7 +30,7 @@ const SHORTER = {
 export function patternSchema(kind: 'glob' | 'regex', description: string) {
   const noun = kind === 'glob' ? 'glob' : 'regular expression';
   return z
-    .string()
+    .string(kind === 'glob' ? { error: globListError() } : undefined)
     .check(
       z.refine((s) => s.trim() !== '', { message: `pattern must not be blank. Give the ${noun} to search for.` }),
       z.refine((s) => !hasNul(s), { message: 'pattern must not contain a NUL character.' }),
@@ -46,6 +46,20 @@ function issueFrom(problem: (s: string) => string | undefined) {
     const message = problem(s);
     if (message) ctx.addIssue({ code: 'custom', message });
   });
+}
+
+/**
+ * The zod error map of a glob argument: the message of one given as a list of strings (`["*.ts","*.md"]`, where
+ * the schema says string), with the one glob that means the same ({@link alternation}); undefined for any
+ * other wrong type, which keeps the generic message (`parseArguments` puts the argument's name first).
+ */
+function globListError() {
+  return (issue: { readonly input?: unknown }): string | undefined => {
+    const items = issue.input;
+    if (!Array.isArray(items) || items.length === 0 || !items.every((item): item is string => typeof item === 'string')) return undefined;
+    if (items.length === 1) return `must be a string, not a list. Give the glob itself: ${quoteValue(items[0]!)}.`;
+    return `must be ONE glob as a string, not a list of ${items.length}. Put them in one glob with brace alternation: ${quoteValue(alternation(items))}.`;
+  };
 }
 
 /** The optional `path`: omitted means the workdir; when given it must not be blank or hold a NUL. */
@@ -65,7 +79,7 @@ export function pathSchema(description: string) {
 export function includeSchema(description: string) {
   return z
     .optional(
-      z.string().check(issueFrom(includeProblem)),
+      z.string({ error: globListError() }).check(issueFrom(includeProblem)),
     )
     .register(z.globalRegistry, { description });
 }
@@ -114,20 +128,30 @@ export function oneGlobProblem(name: string, glob: string, instead: string): str
     } else if (c === '}') {
       if (braces > 0) braces--;
     } else if (c === ',' && braces === 0) {
-      return `${name} must be ONE glob, not a comma-separated list (${quoteValue(glob)}). Use brace alternation instead, e.g. "${alternation(glob)}".`;
+      return `${name} must be ONE glob, not a comma-separated list (${quoteValue(glob)}). Use brace alternation instead, e.g. ${quoteValue(alternation(glob.split(',').map((part) => part.trim())))}.`;
     }
   }
   return undefined;
 }
 
 /**
- * The brace alternation a comma list of extension globs means (`*.ts,*.txt` → `*.{ts,txt}`); a generic
- * example for any other list, whose parts a brace would not always keep the meaning of (a part with "/" makes
- * rg match the whole alternation against the path).
+ * The brace alternation a list of globs means: `*.{ts,txt}` for extension globs (`*.ts`, `*.txt`), else
+ * {@link braceList}'s; a generic example when a part holds braces or a comma.
  */
-function alternation(list: string): string {
-  const extensions = list.split(',').map((part) => /^\*\.([\w.-]+)$/.exec(part.trim())?.[1]);
-  return extensions.every((e) => e !== undefined) ? `*.{${extensions.join(',')}}` : '*.{ts,txt}';
+function alternation(parts: readonly string[]): string {
+  const extensions = parts.map((part) => /^\*\.([\w.-]+)$/.exec(part)?.[1]);
+  return extensions.every((e) => e !== undefined) ? `*.{${extensions.join(',')}}` : (braceList(parts) ?? '*.{ts,txt}');
+}
+
+/**
+ * `parts` (globs) as one brace alternation, `{a,b}`: a part without "/" among parts with one gets `**\/`, since
+ * rg matches an alternation holding "/" against the whole path, so it keeps matching at any depth. Undefined
+ * when a part holds braces or a comma, which the braces would split.
+ */
+export function braceList(parts: readonly string[]): string | undefined {
+  if (parts.some((p) => /[{},]/.test(p))) return undefined;
+  const anchored = parts.some((p) => p.replace(/\/$/, '').includes('/'));
+  return `{${parts.map((p) => (anchored && !p.replace(/\/$/, '').includes('/') ? `**/${p}` : p)).join(',')}}`;
 }
 
 /** Index of the `]` closing the character class opened at `open` (glob syntax: `[!…]`, `[^…]`, and a `]` right

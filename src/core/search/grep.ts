@@ -5,6 +5,7 @@ import { showControlPictures, UNSAFE_CHARACTERS } from '../controlCharacters';
 import { quoteValue } from '../errors';
 import { grepArgv, type RegexEngine } from '../ripgrep/argv';
 import { interpretExit, RegexRejectedError, type RipgrepOutcome } from '../ripgrep/exit';
+import { matchesPath } from '../ripgrep/globs';
 import { RgJsonReader, type RgData, type RgSubmatch } from '../ripgrep/jsonStream';
 import { PathListReader } from '../ripgrep/pathList';
 import { countOf, saveCompleteResult } from '../spill';
@@ -117,6 +118,18 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
   const resolved = await resolveSearchCall(env, args.path, 'file-or-directory', args.include === undefined ? undefined : { name: 'include', value: args.include });
   const { target } = resolved;
   let glob = resolved.glob;
+  // rg searches a file given as its path whatever the globs say, so include is applied to that file here: one
+  // it leaves out (in every reading) is not searched, and the result says so.
+  if (glob && target.kind === 'file' && !matchesPath(glob.parsed, target.relPath)) {
+    const other = await includeRereading({ name: 'include', value: args.include! }, glob, target, env);
+    if (!other.found) {
+      const left = `[include ${quoteValue(args.include!)} does not match the file given as path, ${quoteValue(target.relPath)}, so it was not searched. Call grep again without include to search that file.]`;
+      const value: GrepValue = { workdir: target.workdir, root: target.relPath, matches: [], ...(glob.glob !== args.include ? { readAs: glob.glob } : {}) };
+      const notes = [...readingNotes(resolved), ...(glob.emptyNote ? [glob.emptyNote] : []), ...other.vainNotes, left];
+      return { text: layoutEmpty(NO_MATCHES, notes, workdirNote(target, env)), value, summary: { matches: 0, files: 0, truncated: false } };
+    }
+    glob = other.found;
+  }
   let regex = await firstReading(args.pattern, env.ripgrepPath);
   const tried: RegexReading[] = [];
   let found: Search;
@@ -208,7 +221,7 @@ interface Search {
  * @throws ToolError as `runSearch` and `interpretExit` (`RegexRejectedError` for a regex rg rejects).
  */
 async function searchMatches(args: GrepArgs, regex: RegexReading, target: ResolvedTarget, glob: ReadGlob | undefined, env: ToolEnv): Promise<Search> {
-  // rg searches a file given as its path whatever the globs say, so include applies to directories only.
+  // rg searches a file given as its path whatever the globs say: runGrep applied include to it already.
   const include = glob && target.kind === 'directory' ? includeFilter(glob.parsed, callGuard(env.signal, env.config.search.timeoutMs)) : undefined;
   // Hidden names the file type let through are kept for now and confirmed below.
   const groups = collectMatches(outputPrefixLength(target.relPath), env.config.search.grepMaxLineBytes, include?.exact === false ? include.matches : undefined);

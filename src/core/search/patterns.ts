@@ -28,8 +28,9 @@ import { insideVcsMetadata, resolveSearchTarget } from './target';
  *   `/package.json`, not every package.json in the tree);
  * - a leading `#` is escaped (rg would take the glob for a comment and apply no filter);
  * - `..` segments are taken back with the segment before them, from the workdir (`src/../*.txt` is `/*.txt`): rg
- *   matches paths without `..`. One that climbs out of the workspace folder is refused as a `path` outside it is,
- *   one after a wildcard segment or inside `{ }` as unresolvable.
+ *   matches paths without `..`. An absolute value is read so before it is matched against the folders' paths
+ *   (`/work/x/../x/src/*.ts` is `src/*.ts` in /work/x). One that climbs out of the workspace folder is refused as
+ *   a `path` outside it is, one after a wildcard segment or inside `{ }` as unresolvable.
  * Whenever the value read differs from the value sent (other than the `#` escape), the result carries a note
  * saying how it was read. A value that still finds nothing gets the further readings of `rereadings.ts`.
  */
@@ -136,14 +137,30 @@ interface Relative {
 type FolderGlob = { kind: 'inFolder'; folder: FolderSpellings; rest: string };
 type AbsoluteGlob = FolderGlob | { kind: 'rooted'; firstSegment: string };
 
+/**
+ * An absolute glob (`value` starts with `/`) in the workspace folder whose path it starts with, or else rooted. A
+ * value whose `..` segments before its first wildcard, taken back ({@link resolveDotDot}), leave it inside a
+ * folder is read as that (`/work/x/../x/src/*.ts` is `src/*.ts` in /work/x); any other keeps its `..`, for the
+ * caller to refuse.
+ */
 function absoluteGlob(value: string, folders: readonly FolderSpellings[]): AbsoluteGlob {
+  const segments = value.slice(1).split('/');
+  const wildcard = segments.findIndex((s) => SEGMENT_WILDCARDS.test(s));
+  const literal = wildcard < 0 ? segments.length : wildcard;
+  const resolved = resolveDotDot(segments.slice(0, literal).join('/'));
+  const inside = resolved !== undefined && 'text' in resolved ? globInFolder(`/${[...(resolved.text === '' ? [] : [resolved.text]), ...segments.slice(literal)].join('/')}`, folders) : undefined;
+  return inside ?? globInFolder(value, folders) ?? { kind: 'rooted', firstSegment: segments[0]! };
+}
+
+/** The absolute glob `value` in the workspace folder whose path (real or as given, the longest) it starts with. */
+function globInFolder(value: string, folders: readonly FolderSpellings[]): FolderGlob | undefined {
   const spellings = folders.flatMap((folder) => [folder.real, folder.given].map((prefix) => ({ folder, prefix })));
   spellings.sort((a, b) => b.prefix.length - a.prefix.length);
   for (const { folder, prefix } of spellings) {
     if (value === prefix || value === `${prefix}/`) return { kind: 'inFolder', folder, rest: '' };
     if (value.startsWith(`${prefix}/`)) return { kind: 'inFolder', folder, rest: value.slice(prefix.length + 1) };
   }
-  return { kind: 'rooted', firstSegment: value.slice(1).split('/')[0]! };
+  return undefined;
 }
 
 /**

@@ -1,8 +1,9 @@
 import { quoteValue } from '../errors';
 import { grepArgv } from '../ripgrep/argv';
-import { escapeGlobLiteral } from '../ripgrep/globs';
+import { escapeGlobLiteral, matchesPath } from '../ripgrep/globs';
 import type { ToolEnv } from '../tool';
 import type { ResolvedTarget } from '../workspace/folders';
+import { braceList } from './arguments';
 import { Counter } from './explain';
 import { includeFilter } from './include';
 import { parseGlobArgument, type GlobArgument, type ReadGlob } from './patterns';
@@ -83,9 +84,7 @@ function asAlternation(glob: string): string | undefined {
   const parts = (glob.includes('|') ? glob.split('|') : glob.split(/\s+/)).map((p) => p.trim()).filter((p) => p !== '');
   // Split at white space, each part must look like a glob or a file name: "$(touch x)" is no list.
   const listLike = glob.includes('|') || parts.every((p) => /[*?/.]/.test(p));
-  if (parts.length < 2 || !listLike || parts.some((p) => /[{},]/.test(p))) return undefined;
-  const anchored = parts.some((p) => p.replace(/\/$/, '').includes('/'));
-  return `{${parts.map((p) => (anchored && !p.replace(/\/$/, '').includes('/') ? `**/${p}` : p)).join(',')}}`;
+  return parts.length < 2 || !listLike ? undefined : braceList(parts);
 }
 
 /**
@@ -159,17 +158,18 @@ function underFolders(glob: string): string | undefined {
 
 /**
  * For grep: the first of {@link rereadings} of `include` that selects at least one file under the search
- * path, when `include` as read selects none (an include that selects files but whose files hold no match
- * keeps its meaning), and the notes of readings that selected none either (`vainNotes`). Each check is an
- * `rg --files` run that stops at the first file.
+ * path (or, when path is a file, matches that file's path), when `include` as read selects none (an include
+ * that selects files but whose files hold no match keeps its meaning), and the notes of readings that selected
+ * none either (`vainNotes`). Under a folder each check is an `rg --files` run that stops at the first file.
  */
 export async function includeRereading(argument: GlobArgument, read: ReadGlob, target: ResolvedTarget, env: ToolEnv): Promise<{ found?: ReadGlob; vainNotes: string[] }> {
   const none = { vainNotes: [] };
-  if (target.kind !== 'directory') return none;
+  if (target.kind === 'other') return none;
   const others = await rereadings(argument, read, target, env.folders.length);
   if (others.length === 0) return none;
-  const counter = new Counter('grep', env, target, { maxFiles: 1, timeMs: env.config.search.timeoutMs, maxRetryChecks: 0, maxListings: 0 });
+  const counter = target.kind === 'directory' ? new Counter('grep', env, target, { maxFiles: 1, timeMs: env.config.search.timeoutMs, maxRetryChecks: 0, maxListings: 0 }) : undefined;
   const selects = async (glob: ReadGlob) => {
+    if (!counter) return matchesPath(glob.parsed, target.relPath);
     const filter = includeFilter(glob.parsed);
     return (await counter.paths(grepArgv('', target.relPath, filter.walk, { output: 'files' }), target.relPath, filter.keeps)).paths.length > 0;
   };

@@ -97,6 +97,21 @@ describe('CLI', function () {
     assert.throws(() => parseCommandLine(['glob', '--config', 'scout.search.nope=1'], root), /^UsageError: unknown setting "scout\.search\.nope"\. Settings are section\.key/);
   });
 
+  // "Give --config search.timeoutMs=5" suggested a value the setting refuses (its minimum is 100).
+  it('suggests a value within the setting\'s range for a "scout." key given one outside it', () => {
+    const cases: [string, string][] = [
+      ['scout.search.timeoutMs=5', 'and its value must be an integer from 100 to 2147483647, not 5. Give --config search.timeoutMs=100.'],
+      ['scout.search.globMaxResults=1e9', 'and its value must be an integer from 1 to 10000, not 1000000000. Give --config search.globMaxResults=10000.'],
+      ['scout.search.globMaxResults=2.4', 'and its value must be an integer from 1 to 10000, not 2.4. Give --config search.globMaxResults=2.'],
+    ];
+    for (const [given, tail] of cases) {
+      const key = given.slice(0, given.indexOf('='));
+      assert.throws(() => parseCommandLine(['glob', '--config', given], root), (e: unknown) => e instanceof Error && e.message === `unknown setting "${key}": the key is ${key.slice('scout.'.length)}, without the "scout." of the VS Code setting, ${tail}`);
+      const suggested = /Give --config (\S+)\.$/.exec(tail)![1]!;
+      assert.doesNotThrow(() => parseCommandLine(['glob', '--config', suggested], root), suggested);
+    }
+  });
+
   it('accepts addresses, CIDR ranges and host names for --allow-private-host', () => {
     const hosts = ['127.0.0.1', '::1', '[fd00::1]', '10.0.0.0/8', 'intranet.example', 'localhost'];
     const line = parseCommandLine(['web_fetch', ...hosts.flatMap((h) => ['--allow-private-host', h])], root);

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { tempFileSpill, TempFolderError, writeSpillFile } from '../../../src/cli/env';
 import { SpillError } from '../../../src/core/spill';
 import { DIST_CLI, runCliAsync } from '../../helpers/cli';
@@ -97,5 +98,33 @@ describe('the built CLI with an unusable TMPDIR', function () {
   it('needs no temporary folder for a result that fits', async () => {
     const r = await runCliAsync(['glob', '{"pattern":"f0.txt"}', '--cwd', ws], { TMPDIR: path.join(ws, 'no-such-folder') }, DIST_CLI);
     assert.deepEqual([r.status, r.stdout.split('\n')[0], r.stderr], [0, 'f0.txt', '']);
+  });
+});
+
+describe('the built CLI with a relative TMPDIR', function () {
+  this.timeout(60_000);
+  let ws: string;
+  let spills: string;
+  before(() => {
+    ws = makeTree(Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`f${i}.txt`, 'x\n'])));
+    spills = mkdtempSync(path.join(os.tmpdir(), 'scout-spill-relative-'));
+  });
+  after(() => {
+    removeTree(ws);
+    rmSync(spills, { recursive: true, force: true });
+  });
+
+  // The file: URI was right but the plain path was TMPDIR as given ("It is a plain text file at
+  // scout-spill-relative-…/scout-spill-glob-….txt"), which a model reads against the workspace folder.
+  it('names the saved file by its absolute path, the file of the URI', async () => {
+    const relative = path.relative(os.tmpdir(), spills); // runCliAsync runs the CLI in os.tmpdir()
+    assert.ok(!path.isAbsolute(relative));
+    const r = await runCliAsync(['glob', '{"pattern":"*.txt"}', '--cwd', ws, '--config', 'search.globMaxResults=2'], { TMPDIR: relative }, DIST_CLI);
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const [, uri, file] = /saved at (file:\S+)\. It is a plain text file at (\S+); read it/.exec(r.stdout) ?? [];
+    assert.ok(uri && file, r.stdout);
+    assert.ok(file.startsWith(spills + path.sep), file);
+    assert.equal(pathToFileURL(file).href, uri);
+    assert.equal(readFileSync(file, 'utf8').split('\n').filter((l) => l.endsWith('.txt')).length, 5);
   });
 });

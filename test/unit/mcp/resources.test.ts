@@ -1,5 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { McpError, type CallToolResult, type ResourceLink } from '@modelcontextprotocol/sdk/types.js';
 import { COMPLETE_RESULTS_KEPT } from '../../../src/core/spill';
 import { makeTree, removeTree } from '../../helpers/tree';
@@ -81,22 +84,51 @@ describe('MCP server: complete results as resources', function () {
     });
   });
 
-  it('serves the complete result as a resource when TMPDIR is unusable, and its log says why and what to set', async () => {
-    const missing = `${root}/no-such-tmp`;
-    const session = await connectScout({ args: ['--cwd', root, ...flags], env: { TMPDIR: missing } });
+  // A missing folder, and a regular file (ENOTDIR): the call and its resource are still served, and the log
+  // names the folder and says to set TMPDIR, in the server's words (never a VS Code setting).
+  for (const [what, name, error] of [
+    ['a missing folder', 'no-such-tmp', 'ENOENT: no such file or directory'],
+    ['a regular file', 'src/m0/file0.ts', 'ENOTDIR: not a directory'],
+  ] as const) {
+    it(`serves the call and its complete result as a resource when TMPDIR is ${what}, and its log says why and what to set`, async () => {
+      const tmpdir = `${root}/${name}`;
+      const session = await connectScout({ args: ['--cwd', root, ...flags], env: { TMPDIR: tmpdir } });
+      try {
+        const result = (await session.client.callTool({ name: 'glob', arguments: { pattern: '*' } })) as CallToolResult;
+        const text = textOf(result);
+        assert.ok(!result.isError, text);
+        assert.match(text, /The complete result is saved at scout:\/\/result\/[0-9a-f]{16}\. Read that MCP resource to see every result\./);
+        const link = result.content[1] as ResourceLink;
+        assert.equal(link.type, 'resource_link');
+        const { contents } = await session.client.readResource({ uri: link.uri });
+        assert.match((contents[0] as { text: string }).text, /^Scout glob "\*": 12 files, complete result, 16 lines\n\n/);
+        const log = session.stderr();
+        assert.ok(
+          log.includes(
+            `[warn] glob: the complete result could not be written to a temp file (the temporary folder ${tmpdir} cannot be written to (${error}); to have it written, set the environment variable TMPDIR to a folder Scout can write to in the Scout server's environment (the env of its entry in the MCP client's configuration)); it is served only as ${link.uri}\n`,
+          ),
+          log,
+        );
+        assert.doesNotMatch(log, /scout\.\w+\.\w+|VS Code/);
+      } finally {
+        await session.close();
+      }
+    });
+  }
+
+  // The plain path was TMPDIR as given, read by a model against the workspace folder.
+  it('names the temp file by its absolute path, the file of its URI, when TMPDIR is relative', async () => {
+    const spills = mkdtempSync(path.join(os.tmpdir(), 'scout-mcp-relative-'));
+    const session = await connectScout({ args: ['--cwd', root, ...flags], env: { TMPDIR: path.relative(os.tmpdir(), spills) } }); // run in os.tmpdir()
     try {
-      const result = (await session.client.callTool({ name: 'glob', arguments: { pattern: '*' } })) as CallToolResult;
-      const text = textOf(result);
-      assert.match(text, /The complete result is saved at scout:\/\/result\/[0-9a-f]{16}\. Read that MCP resource to see every result\./);
-      assert.equal((result.content[1] as ResourceLink).type, 'resource_link');
-      assert.ok(
-        session.stderr().includes(
-          `the complete result could not be written to a temp file (the temporary folder ${missing} cannot be written to (ENOENT: no such file or directory); to have it written, set the environment variable TMPDIR to a folder Scout can write to in the Scout server's environment (the env of its entry in the MCP client's configuration)); it is served only as scout://result/`,
-        ),
-        session.stderr(),
-      );
+      const text = textOf((await session.client.callTool({ name: 'glob', arguments: { pattern: '*' } })) as CallToolResult);
+      const [, uri, file] = /saved at (file:\S+)\. It is a plain text file at (\S+);/.exec(text) ?? [];
+      assert.ok(uri && file, text);
+      assert.ok(file.startsWith(spills + path.sep), file);
+      assert.equal(pathToFileURL(file).href, uri);
     } finally {
       await session.close();
+      rmSync(spills, { recursive: true, force: true });
     }
   });
 

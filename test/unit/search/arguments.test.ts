@@ -67,6 +67,27 @@ describe('glob and grep arguments', () => {
     });
   }
 
+  // ["*.ts","*.md"] for include (the schema says string) got only "include: must be a string.".
+  describe('a glob given as a list of strings', () => {
+    it('suggests the one brace glob built from its values, for include and for glob\'s pattern', () => {
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: ['*.ts', '*.md'] }, config)), 'include: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "*.{ts,md}".');
+      assert.equal(argumentError(() => globTool.parse({ pattern: ['*.ts', '*.md'] }, config)), 'pattern: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "*.{ts,md}".');
+      assert.match(argumentError(() => grepTool.parse({ pattern: 'x', include: ['src/**', '*.md'] }, config)), /brace alternation: "\{src\/\*\*,\*\*\/\*\.md\}"\.$/);
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: ['*.ts'] }, config)), 'include: must be a string, not a list. Give the glob itself: "*.ts".');
+    });
+
+    it('keeps the plain message for other wrong types, and for grep\'s pattern (a regex)', () => {
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: [1, 2] }, config)), 'include: must be a string.');
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: 5 }, config)), 'include: must be a string.');
+      assert.equal(argumentError(() => grepTool.parse({ pattern: ['a', 'b'] }, config)), 'pattern: must be a string.');
+      assert.equal(argumentError(() => globTool.parse({}, config)), 'pattern: is required (string).');
+    });
+
+    it('suggests braces built from a comma list of other globs too', () => {
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: 'src/**,*.md' }, config)), 'include must be ONE glob, not a comma-separated list ("src/**,*.md"). Use brace alternation instead, e.g. "{src/**,**/*.md}".');
+    });
+  });
+
   describe("glob's pattern: one positive glob, like grep's include", () => {
     it('rejects "!*.ts", which rg would read as every file except .ts', () => {
       const message = argumentError(() => globTool.parse({ pattern: '!*.ts' }, config));

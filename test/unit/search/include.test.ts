@@ -129,6 +129,33 @@ describe('grep include', function () {
     });
   });
 
+  // include was ignored when path is a file: "No matches found" for a search that never filtered as asked, and
+  // matches from a file the include leaves out.
+  describe('path is a file: include is applied to it', () => {
+    let root: string;
+    before(() => (root = makeTree({ 'notes.md': 'needle\n', 'src/a.ts': 'needle\n', 'docs/Readme.MD': 'needle\n' })));
+    after(() => removeTree(root));
+
+    it('does not search a file include leaves out, and says so and what to do', async () => {
+      const out = await grep({ pattern: 'needle', path: 'notes.md', include: '*.ts' }, { folders: [folder(root)] });
+      assert.deepEqual(out.value.matches, []);
+      assert.equal(
+        out.text,
+        `No matches found\n\n[include "*.ts" does not match the file given as path, "notes.md", so it was not searched. Call grep again without include to search that file.]\nPaths are relative to ${root}.`,
+      );
+      const other = await grep({ pattern: 'nothing', path: 'src/a.ts', include: 'docs/**' }, { folders: [folder(root)] });
+      assert.match(other.text, /^No matches found\n\n\[include "docs\/\*\*" does not match the file given as path, "src\/a\.ts", so it was not searched\./);
+    });
+
+    it('searches a file include matches, as written or in a further reading, with its note', async () => {
+      assert.deepEqual(files(await grep({ pattern: 'needle', path: 'src/a.ts', include: '*.ts' }, { folders: [folder(root)] })), ['src/a.ts']);
+      assert.deepEqual(files(await grep({ pattern: 'needle', path: 'src/a.ts', include: 'src' }, { folders: [folder(root)] })), ['src/a.ts']);
+      const folded = await grep({ pattern: 'needle', path: 'docs/Readme.MD', include: '*.md' }, { folders: [folder(root)] });
+      assert.deepEqual([files(folded), folded.value.readAs], [['docs/Readme.MD'], '*.[mM][dD]']);
+      assert.match(folded.text, /\[include "\*\.md" matched nothing as written \(globs are case-sensitive\), so it was read case-insensitively/);
+    });
+  });
+
   describe('.gitignore outside a git repository', () => {
     it('applies, as in VS Code search: grep skips a .gitignored dist/ in a folder that is not a git repository', async () => {
       const root = makeTree({ '.gitignore': 'dist/\n', 'dist/bundle.js': 'needle\n', 'src/a.js': 'needle\n' });

@@ -238,6 +238,20 @@ describe('glob and include: ".." segments, which rg never matches', function () 
     assert.equal((await toolFailure(globTool, { pattern: '/src/../../outside.txt' }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
   });
 
+  // Refused as climbing out (PATH_OUTSIDE_WORKSPACE), although the path it names is inside the folder.
+  it('reads an absolute glob whose ".." climbs out and back in as the path it names in the workspace folder', async () => {
+    const back = await runTool(globTool, { pattern: `${root}/ws/../ws/src/*.txt` }, { folders });
+    assert.deepEqual([files(back), back.value.readAs], [['src/b.txt'], 'src/*.txt']);
+    assert.deepEqual(notes(back.text), [`[pattern "${root}/ws/../ws/src/*.txt" is an absolute path in the workspace folder, so it was read relative to that folder as "src/*.txt".]`]);
+    const above = await runTool(globTool, { pattern: `${root}/../${root.split('/').pop()}/ws/src/lib/*.ts` }, { folders });
+    assert.deepEqual([files(above), above.value.readAs], [['src/lib/c.ts'], 'src/lib/*.ts']);
+    const grep = await runTool(grepTool, { pattern: 'needle', include: `${root}/ws/src/../*.txt` }, { folders });
+    assert.deepEqual([rows(grep), grep.value.readAs], [['top.txt:1'], '/*.txt']);
+    const whole = await runTool(globTool, { pattern: `${root}/ws/src/..` }, { folders });
+    assert.deepEqual(files(whole), ['src/b.txt', 'src/lib/c.ts', 'top.txt']);
+    assert.equal((await toolFailure(globTool, { pattern: `${root}/ws/../ws/*/../*.txt` }, { folders })).code, 'INVALID_ARGUMENT');
+  });
+
   it('refuses path ".." for glob and grep (as before)', async () => {
     assert.equal((await toolFailure(globTool, { pattern: '*', path: '..' }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
     assert.equal((await toolFailure(grepTool, { pattern: 'needle', path: '..' }, { folders })).code, 'PATH_OUTSIDE_WORKSPACE');
