@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ToolError } from '../errors';
 import { hostAdvice } from '../hostAdvice';
+import { openStdoutSocket } from './stdoutSocket';
 
 /** One rg run: what to spawn, where, and the budgets it must stay within. */
 export interface RipgrepRunOptions {
@@ -36,6 +37,13 @@ export interface RipgrepRunOptions {
    * malformed output): rg is then stopped and the run rejects with that error.
    */
   readonly onStdout: (chunk: Buffer) => void;
+  /**
+   * How stdout is read: `stream` (the default), a pipe read as the bytes arrive; or `batched`, a Unix socket
+   * read in batches (see `stdoutSocket.ts`), far cheaper for output made of many small writes, as rg's
+   * `--json` search threads make (one per file), but slower for one writer's long burst (a `--files` list).
+   * `batched` falls back to the pipe where no socket can be made.
+   */
+  readonly stdoutReading?: 'stream' | 'batched';
 }
 
 /** How rg ended when it exited on its own. */
@@ -105,9 +113,10 @@ function nextSpawnTurn(): Promise<void> {
 /**
  * Runs rg once and streams its stdout to `onStdout`, within the budgets of seed 000.
  *
- * rg is spawned without a shell, with stdin closed, in its own process group. Stopping it (caller abort,
+ * rg is spawned without a shell, with stdin closed, in its own process group. Its stdout is a Unix socket read
+ * in batches or a pipe (see `stdoutReading`). Stopping it (caller abort,
  * `timeoutMs`, stdout over `rawOutputMaxBytes`, or `onStdout` throwing) sends SIGTERM to the group, then
- * SIGKILL after `graceMs`; stdout is no longer read from the moment of the stop, so at most one pipe chunk
+ * SIGKILL after `graceMs`; stdout is no longer read from the moment of the stop, so at most one read
  * beyond the cap is ever held. The promise settles only once rg has exited (or, should a process ignore
  * SIGKILL, `graceMs` after it), so no rg outlives the call; rg processes still running when Node exits are
  * killed by an exit hook.
@@ -122,8 +131,12 @@ function nextSpawnTurn(): Promise<void> {
 export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExit> {
   const { signal } = options;
   if (signal.aborted) throw searchCancelledError();
+  const socket = options.stdoutReading === 'batched' ? await openStdoutSocket() : undefined;
   await nextSpawnTurn();
-  if (signal.aborted) throw searchCancelledError();
+  if (signal.aborted) {
+    socket?.close();
+    throw searchCancelledError();
+  }
   installExitHook();
 
   return new Promise<RipgrepExit>((resolve, reject) => {
@@ -134,27 +147,34 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
       child = spawn(options.rgPath, [...options.args], {
         cwd: options.cwd,
         env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['ignore', socket ? socket.rgEnd : 'pipe', 'pipe'],
         detached: !isWindows,
         windowsHide: true,
         shell: false,
       });
     } catch (e) {
+      socket?.close();
       reject(launchError(options.rgPath, e));
       return;
     }
+    socket?.releaseRgEnd();
 
     let failure: ToolError | undefined;
     /** Set once stdout reached the cap in `truncate` mode: rg is being stopped, and what was read stands. */
     let cut = false;
     let settled = false;
     let stdoutBytes = 0;
+    /** Set once all of stdout was read (the socket's end; a pipe's is part of `close`). */
+    let stdoutEnded = !socket;
+    /** rg's exit status, kept by `close` until the socket's end arrives. */
+    let exited: { code: number | null; sig: NodeJS.Signals | null } | undefined;
     const stderrTail = new TailBuffer(options.stderrMaxBytes);
     let killTimer: NodeJS.Timeout | undefined;
     let backstopTimer: NodeJS.Timeout | undefined;
 
     const cleanup = (): void => {
       settled = true;
+      socket?.close();
       live.delete(child);
       clearTimeout(timeoutTimer);
       clearTimeout(killTimer);
@@ -173,6 +193,7 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
       if (killTimer) return;
       child.stdout?.removeAllListeners('data');
       child.stdout?.destroy();
+      socket?.close();
       signalTree(child, 'SIGTERM');
       killTimer = setTimeout(() => {
         signalTree(child, 'SIGKILL');
@@ -203,7 +224,8 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
 
     if (child.pid !== undefined) live.add(child);
 
-    child.stdout!.on('data', (chunk: Buffer) => {
+    /** Takes the next bytes of stdout, in order: hands them on, or stops rg at the cap. */
+    const accept = (chunk: Buffer): void => {
       if (failure || cut) return;
       stdoutBytes += chunk.length;
       if (stdoutBytes > options.rawOutputMaxBytes) {
@@ -217,7 +239,28 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
         return;
       }
       deliver(chunk);
-    });
+    };
+    /** Settles the run once rg has exited and all of its stdout was taken (or reading it was given up). */
+    const finish = (): void => {
+      if (settled || !exited || !(stdoutEnded || failure || cut)) return;
+      const { code, sig } = exited;
+      cleanup();
+      if (failure) reject(failure);
+      else if (code === null && !cut) reject(new ToolError('SEARCH_FAILED', `ripgrep was killed by signal ${sig ?? 'unknown'} before it finished. Try the search again.`));
+      else resolve(exitOf(cut ? null : code));
+    };
+    if (socket) {
+      socket.read(
+        accept,
+        () => {
+          stdoutEnded = true;
+          finish();
+        },
+        (e) => stop(new ToolError('SEARCH_FAILED', `Reading ripgrep's output failed: ${e.message}`)),
+      );
+    } else {
+      child.stdout!.on('data', accept);
+    }
     child.stderr!.on('data', (chunk: Buffer) => stderrTail.push(chunk));
 
     child.on('error', (e) => {
@@ -232,10 +275,9 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
     });
     child.on('close', (code, sig) => {
       if (settled) return;
-      cleanup();
-      if (failure) reject(failure);
-      else if (code === null && !cut) reject(new ToolError('SEARCH_FAILED', `ripgrep was killed by signal ${sig ?? 'unknown'} before it finished. Try the search again.`));
-      else resolve(exitOf(cut ? null : code));
+      exited = { code, sig };
+      socket?.drain();
+      finish();
     });
   });
 }

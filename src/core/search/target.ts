@@ -143,6 +143,9 @@ export async function runSearch(
     rawOutputMaxBytes: config.rawOutputMaxBytes,
     rawOutputOverflow: 'truncate',
     stderrMaxBytes: config.stderrMaxBytes,
+    // A search's matches come from rg's parallel threads in one small write per file; a list (`--files`) comes
+    // from one thread in a long burst, which a reader pausing between reads would only slow down.
+    stdoutReading: args.includes('--json') ? 'batched' : 'stream',
     onStdout: progress
       ? (chunk) => {
           onStdout(chunk);

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
 import { runRipgrep, type RipgrepRunOptions } from '../../../src/core/ripgrep/process';
@@ -18,6 +19,8 @@ function options(root: string, overrides: Partial<RipgrepRunOptions> = {}): Ripg
     rawOutputMaxBytes: 20_000_000,
     stderrMaxBytes: 65_536,
     onStdout: () => undefined,
+    // The tests run rg as grep does, through the socket, unless they say otherwise.
+    stdoutReading: 'batched',
     ...overrides,
   };
 }
@@ -165,4 +168,64 @@ describe('runRipgrep', function () {
     assert.ok(Buffer.byteLength(exit.stderr) <= 100);
     assert.ok(exit.stderr.endsWith('the last line\n'));
   });
+
+  it('gives the same bytes through the socket, a pipe, and a pipe when no socket can be made (TMPDIR is a file)', async () => {
+    const args = ['--no-config', '--json', '--regexp=\\w+', '--', 'slow/d1/f1.txt'];
+    const read = async (stdoutReading: RipgrepRunOptions['stdoutReading'] = 'batched'): Promise<string[]> => {
+      const chunks: Buffer[] = [];
+      const exit = await runRipgrep(options(root, { args, stdoutReading, onStdout: (c) => chunks.push(c) }));
+      assert.equal(exit.exitCode, 0);
+      // Drop the timing fields of rg's end and summary messages, the only bytes that differ between runs.
+      // rg searches files in parallel, so they come in any order: compare the sorted lines.
+      return Buffer.concat(chunks).toString('utf8').replace(/"elapsed(_total)?":\{[^}]*\}/g, '').split('\n').sort();
+    };
+    const bySocket = await read();
+    assert.deepEqual(await read('stream'), bySocket);
+    const file = path.join(root, 'tmpdir-is-a-file');
+    writeFileSync(file, '');
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = file;
+    try {
+      assert.deepEqual(await read(), bySocket);
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    assert.ok(bySocket.length > 1000, `${bySocket.length} lines`);
+  });
+
+  for (const stdoutReading of ['batched', 'stream'] as const) {
+    it(`rg does not outlive a Scout process killed with SIGKILL: its next write fails and it exits (stdout ${stdoutReading})`, async () => {
+      // rg searches a FIFO fed without end, so it would write for as long as it lives; killing the process that
+      // reads it must end it, not leave it writing to nowhere.
+      const dir = path.join(root, `orphan-${stdoutReading}`);
+      mkdirSync(dir);
+      execFileSync('mkfifo', [path.join(dir, 'endless')]);
+      const feeder = createWriteStream(path.join(dir, 'endless'));
+      feeder.on('error', () => undefined); // EPIPE once rg is gone.
+      const line = Buffer.from('needle in an endless haystack\n'.repeat(1000));
+      const feed = (): void => {
+        while (!feeder.destroyed && feeder.write(line));
+        if (!feeder.destroyed) feeder.once('drain', feed);
+      };
+      feed();
+      const processTs = path.resolve(__dirname, '../../../src/core/ripgrep/process.ts');
+      const code = `const { runRipgrep } = require(${JSON.stringify(processTs)});
+        let told = false;
+        runRipgrep({ rgPath: ${JSON.stringify(RG_PATH)}, args: ['--no-config', '--json', '--regexp=needle', '--', 'endless'], cwd: ${JSON.stringify(dir)},
+          stdoutReading: '${stdoutReading}', signal: new AbortController().signal, timeoutMs: 600000, graceMs: 3000, rawOutputMaxBytes: 1e15, stderrMaxBytes: 65536,
+          onStdout: () => { if (!told) { told = true; process.stdout.write('reading\\n'); } } });`;
+      const scout = spawn(process.execPath, ['--import', 'tsx', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+      await new Promise<void>((resolve, reject) => {
+        scout.stdout.on('data', () => resolve());
+        scout.on('exit', (c) => reject(new Error(`the Scout process exited with ${c} before rg wrote`)));
+      });
+      const rg = processesUnder(dir);
+      assert.equal(rg.length, 1, 'rg is running');
+      scout.kill('SIGKILL');
+      for (let i = 0; i < 400 && processesUnder(dir).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      feeder.destroy();
+      assert.deepEqual(processesUnder(dir), [], 'rg exited after the process reading it was killed');
+    });
+  }
 });
