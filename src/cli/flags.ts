@@ -78,9 +78,10 @@ export function setConfigValue(config: ScoutConfig, key: string, raw: string, fl
     // The name of the VS Code setting, as docs/settings.md lists it: the key is what follows "scout.".
     const unprefixed = key.startsWith('scout.') ? key.slice('scout.'.length) : undefined;
     if (unprefixed !== undefined && known(unprefixed)) {
-      const { value, problem } = withinLimits(unprefixed, raw);
+      const { values, problem } = suggestedValues(unprefixed, raw, defaults);
       const range = problem === undefined ? '' : `, and its value ${problem}`;
-      throw new UsageError(`unknown setting "${key}": the key is ${unprefixed}, without the "scout." of the VS Code setting${range}. Give --config ${shellWord(`${unprefixed}=${value}`)}.`);
+      const give = values.map((value) => `--config ${shellWord(`${unprefixed}=${value}`)}`).join(' or ');
+      throw new UsageError(`unknown setting "${key}": the key is ${unprefixed}, without the "scout." of the VS Code setting${range}. Give ${give}.`);
     }
     throw new UsageError(`unknown setting "${key}". Settings are section.key, e.g. search.globMaxResults; see docs/settings.md in Scout for the list.`);
   }
@@ -115,17 +116,27 @@ export function setConfigValue(config: ScoutConfig, key: string, raw: string, fl
 }
 
 /**
- * `raw` as the value to suggest for setting `key`: a number outside the setting's `NUMERIC_SETTING_LIMITS` is
- * moved to the nearest value it accepts (rounded for an integer setting), with `settingProblem`'s words for why;
- * any other value is kept as it is (its own errors come when it is given).
+ * The values to suggest for setting `key` given `raw`, each one the setting accepts, with why `raw` is not
+ * one of them (`problem`): a number outside the setting's `NUMERIC_SETTING_LIMITS` becomes the nearest value
+ * it accepts (rounded for an integer setting); a number setting given no number gets its default, and a
+ * true/false setting given neither gets both. Any other value is kept as it is (its own errors come when it
+ * is given).
  */
-function withinLimits(key: string, raw: string): { value: string; problem?: string } {
-  const n = Number(raw);
-  const problem = raw.trim() === '' || !Number.isFinite(n) ? undefined : settingProblem(key, n);
+function suggestedValues(key: string, raw: string, defaults: Record<string, Record<string, unknown>>): { values: string[]; problem?: string } {
+  const [section, name] = key.split('.') as [string, string];
+  const example = defaults[section]![name];
   const limits = (NUMERIC_SETTING_LIMITS as Readonly<Record<string, NumericLimits>>)[key];
-  if (problem === undefined || limits === undefined) return { value: raw };
+  if (typeof example === 'boolean' && raw !== 'true' && raw !== 'false') return { values: ['true', 'false'], problem: `needs true or false, not ${JSON.stringify(raw)}` };
+  if (typeof example !== 'number') return { values: [raw] };
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n)) {
+    const range = limits ? ` from ${limits.minimum} to ${limits.maximum}` : '';
+    return { values: [String(example)], problem: `needs ${limits?.integer ? 'an integer' : 'a number'}${range}, not ${JSON.stringify(raw)} (the default is ${example})` };
+  }
+  const problem = settingProblem(key, n);
+  if (problem === undefined || limits === undefined) return { values: [raw] };
   const nearest = Math.min(limits.maximum, Math.max(limits.minimum, limits.integer ? Math.round(n) : n));
-  return { value: String(nearest), problem };
+  return { values: [String(nearest)], problem };
 }
 
 function check(key: string, value: unknown, label: string): void {

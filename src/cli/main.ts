@@ -21,6 +21,13 @@ import { CLI_TOOL_NAMES, isCliTool, loadTool } from './tools';
  * its work (rg is killed) and reports its aborted error; a second Ctrl-C exits at once. A reader that closes
  * stdout early (`| head`) ends the CLI quietly: the rest of the output is dropped and the status is unchanged.
  */
+/**
+ * The signals that cancel a running tool (a second one ends the process). SIGHUP is among them: a closed
+ * terminal would otherwise end Node at once, before its rg is stopped, and an rg that prints nothing for a
+ * while (a slow pattern) would search on for nobody.
+ */
+const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 async function main(argv: readonly string[]): Promise<number> {
   setHostAdvice(CLI_ADVICE);
   const tools = CLI_TOOL_NAMES;
@@ -71,8 +78,7 @@ async function main(argv: readonly string[]): Promise<number> {
     if (abort.signal.aborted) process.exit(130);
     abort.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const sig of CANCEL_SIGNALS) process.on(sig, onSignal);
   try {
     const tool = loadTool(line.tool as ToolName);
     const args = tool.parse(input, settings.config);
@@ -86,8 +92,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`${settings.json ? JSON.stringify({ error: { code: error.code, message: error.message } }) : formatToolError(error)}\n`);
     return 1;
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    for (const sig of CANCEL_SIGNALS) process.off(sig, onSignal);
   }
 }
 

@@ -289,7 +289,7 @@ export async function runRipgrep(options: RipgrepRunOptions): Promise<RipgrepExi
 export function rawOutputOverflowError(maxBytes: number): ToolError {
   return new ToolError(
     'SEARCH_RAW_OUTPUT_OVERFLOW',
-    `The search produced more than ${maxBytes} bytes of raw ripgrep output and was stopped. Narrow it: a more specific pattern, a smaller path, or (for grep) an include glob.`,
+    `The search produced more than ${maxBytes} bytes of raw ripgrep output (${hostAdvice().setting('search.rawOutputMaxBytes')}) and was stopped. Narrow it: a more specific pattern, a smaller path, or (for grep) an include glob; where a single line is longer than that (a minified or generated file), ask the user to raise the limit.`,
   );
 }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,6 +19,16 @@ const SOCKET_NAME = 'stdout';
  * folder), so a longer path is never tried.
  */
 const MAX_SOCKET_PATH_BYTES = 103;
+
+/** The name `mkdtemp` gives a pair's folder: {@link FOLDER_PREFIX} and six characters. */
+const FOLDER_PREFIX = 'scout-rg-';
+const FOLDER_NAME = /^scout-rg-[A-Za-z0-9]{6}$/;
+
+/**
+ * ms after which a pair's folder is taken for one left behind: a folder lives only while its pair is made
+ * (milliseconds), so one this old belongs to a process killed in between.
+ */
+const STALE_FOLDER_MS = 10 * 60 * 1000;
 
 /** Bytes one read takes at most. */
 const READ_BYTES = 256 * 1024;
@@ -68,9 +78,11 @@ export interface StdoutSocket {
  */
 export async function openStdoutSocket(): Promise<StdoutSocket | undefined> {
   if (process.platform === 'win32') return undefined;
-  const prefix = path.join(path.resolve(os.tmpdir()), 'scout-rg-');
+  const tmp = path.resolve(os.tmpdir());
+  const prefix = path.join(tmp, FOLDER_PREFIX);
   // mkdtemp adds 6 characters; the name must fit a socket address whole, or it would be cut to a shorter path.
   if (Buffer.byteLength(`${prefix}XXXXXX${path.sep}${SOCKET_NAME}`) > MAX_SOCKET_PATH_BYTES) return undefined;
+  void sweepStaleFolders(tmp);
   let dir: string;
   try {
     dir = await mkdtemp(prefix);
@@ -153,4 +165,31 @@ export async function openStdoutSocket(): Promise<StdoutSocket | undefined> {
       rgSocket.destroy();
     },
   };
+}
+
+/** The temporary folders already swept by this process (see {@link sweepStaleFolders}). */
+const swept = new Set<string>();
+
+/**
+ * Removes this user's pair folders (`scout-rg-XXXXXX`) in `tmp` last changed more than {@link STALE_FOLDER_MS}
+ * ago: a process killed between making a pair's folder and removing it (a few ms, but a burst of calls makes
+ * many such windows) leaves one behind, holding at most a socket name. Runs once per folder per process and
+ * never fails: an entry that cannot be read or removed is left alone. Only real folders owned by this user
+ * are touched, never a symlink.
+ *
+ * @returns when the sweep is done (callers need not wait for it).
+ */
+export async function sweepStaleFolders(tmp: string): Promise<void> {
+  if (swept.has(tmp)) return;
+  swept.add(tmp);
+  const names = await readdir(tmp).catch(() => [] as string[]);
+  const before = Date.now() - STALE_FOLDER_MS;
+  const uid = process.getuid?.();
+  for (const name of names) {
+    if (!FOLDER_NAME.test(name)) continue;
+    const dir = path.join(tmp, name);
+    const stat = await lstat(dir).catch(() => undefined);
+    if (!stat?.isDirectory() || stat.mtimeMs > before || (uid !== undefined && stat.uid !== uid)) continue;
+    await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  }
 }

@@ -103,12 +103,16 @@ describe('CLI', function () {
       ['scout.search.timeoutMs=5', 'and its value must be an integer from 100 to 2147483647, not 5. Give --config search.timeoutMs=100.'],
       ['scout.search.globMaxResults=1e9', 'and its value must be an integer from 1 to 10000, not 1000000000. Give --config search.globMaxResults=10000.'],
       ['scout.search.globMaxResults=2.4', 'and its value must be an integer from 1 to 10000, not 2.4. Give --config search.globMaxResults=2.'],
+      // A value of the wrong type was suggested back as it was given, and refused in turn.
+      ['scout.search.timeoutMs=abc', 'and its value needs an integer from 100 to 2147483647, not "abc" (the default is 30000). Give --config search.timeoutMs=30000.'],
+      ['scout.search.allowPathsOutsideWorkspace=yes', 'and its value needs true or false, not "yes". Give --config search.allowPathsOutsideWorkspace=true or --config search.allowPathsOutsideWorkspace=false.'],
     ];
     for (const [given, tail] of cases) {
       const key = given.slice(0, given.indexOf('='));
       assert.throws(() => parseCommandLine(['glob', '--config', given], root), (e: unknown) => e instanceof Error && e.message === `unknown setting "${key}": the key is ${key.slice('scout.'.length)}, without the "scout." of the VS Code setting, ${tail}`);
-      const suggested = /Give --config (\S+)\.$/.exec(tail)![1]!;
-      assert.doesNotThrow(() => parseCommandLine(['glob', '--config', suggested], root), suggested);
+      for (const suggested of [...tail.matchAll(/--config (\S+?)\.?(?= |$)/g)].map((m) => m[1]!)) {
+        assert.doesNotThrow(() => parseCommandLine(['glob', '--config', suggested], root), suggested);
+      }
     }
   });
 
@@ -189,21 +193,24 @@ describe('CLI', function () {
     }
   });
 
-  it('cancels a running search on Ctrl-C: SEARCH_ABORTED, exit 1, no rg left', async () => {
-    writeSlowCorpus(root, 'slow', 40, 500_000);
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI_MAIN, 'grep', JSON.stringify({ pattern: SLOW_PATTERN })], { cwd: root });
-    let stdout = '';
-    child.stdout.on('data', (c) => (stdout += c));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    for (let i = 0; i < 500 && !processesUnder(root).some((p) => p.argv[0] === RG_PATH); i++) await new Promise((r) => setTimeout(r, 100));
-    assert.ok(processesUnder(root).some((p) => p.argv[0] === RG_PATH), 'rg started');
-    child.kill('SIGINT');
-    assert.equal(await exited, 1);
-    assert.match(stdout, /^Error: The search was cancelled/);
-    assert.match(stdout, /\(code: SEARCH_ABORTED\)/);
-    assert.deepEqual(processesUnder(root), []);
-    assert.equal(existsSync(path.join(root, 'PWNED')), false);
-  });
+  // SIGHUP is a closed terminal: it used to end the CLI at once and leave a slow rg searching for nobody.
+  for (const sig of ['SIGINT', 'SIGHUP'] as const) {
+    it(`cancels a running search on ${sig === 'SIGINT' ? 'Ctrl-C' : 'SIGHUP'}: SEARCH_ABORTED, exit 1, no rg left`, async () => {
+      writeSlowCorpus(root, 'slow', 40, 500_000);
+      const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI_MAIN, 'grep', JSON.stringify({ pattern: SLOW_PATTERN })], { cwd: root });
+      let stdout = '';
+      child.stdout.on('data', (c) => (stdout += c));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      for (let i = 0; i < 500 && !processesUnder(root).some((p) => p.argv[0] === RG_PATH); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(processesUnder(root).some((p) => p.argv[0] === RG_PATH), 'rg started');
+      child.kill(sig);
+      assert.equal(await exited, 1);
+      assert.match(stdout, /^Error: The search was cancelled/);
+      assert.match(stdout, /\(code: SEARCH_ABORTED\)/);
+      assert.deepEqual(processesUnder(root), []);
+      assert.equal(existsSync(path.join(root, 'PWNED')), false);
+    });
+  }
 });
 
 describe('CLI: programName', () => {

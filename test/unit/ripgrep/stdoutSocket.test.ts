@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { openStdoutSocket, type StdoutSocket } from '../../../src/core/ripgrep/stdoutSocket';
+import { openStdoutSocket, sweepStaleFolders, type StdoutSocket } from '../../../src/core/ripgrep/stdoutSocket';
 import { makeTree, removeTree } from '../../helpers/tree';
 
 /** Runs `fn` with TMPDIR set to `dir` (os.tmpdir() reads it on every call), then puts it back. */
@@ -123,5 +123,35 @@ describe('rg stdout socket', function () {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.equal(code, 3);
     assert.equal(stderr, 'EPIPE');
+  });
+
+  it("removes this user's pair folders left by a killed process, and nothing else", async () => {
+    const tmp = path.join(root, 'tmp-stale');
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    const make = (name: string, old: boolean, withSocketName = false): string => {
+      const dir = path.join(tmp, name);
+      mkdirSync(dir, { recursive: true });
+      if (withSocketName) writeFileSync(path.join(dir, 'stdout'), '');
+      if (old) utimesSync(dir, hourAgo, hourAgo);
+      return dir;
+    };
+    make('scout-rg-Ab12Cd', true, true);
+    make('scout-rg-Ef34Gh', true);
+    make('scout-rg-Ij56Kl', false); // a pair being made right now
+    make('scout-rg-too-long', true);
+    make('other-Mn78Op', true);
+    const elsewhere = make('../elsewhere', true);
+    symlinkSync(elsewhere, path.join(tmp, 'scout-rg-Qr90St'));
+    await sweepStaleFolders(tmp);
+    assert.deepEqual(readdirSync(tmp).sort(), ['other-Mn78Op', 'scout-rg-Ij56Kl', 'scout-rg-Qr90St', 'scout-rg-too-long']);
+    assert.ok(existsSync(elsewhere), 'a symlink is never followed');
+
+    // Opening a socket sweeps its temporary folder, in the background.
+    const other = path.join(root, 'tmp-stale-2');
+    const left = make('../tmp-stale-2/scout-rg-Uv12Wx', true);
+    const socket = await withTmpdir(other, openStdoutSocket);
+    socket?.close();
+    for (let i = 0; i < 200 && existsSync(left); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    assert.equal(existsSync(left), false);
   });
 });

@@ -89,7 +89,7 @@ describe('searches past the raw-output cap return what was read (tester, item 1)
     it('keeps SEARCH_RAW_OUTPUT_OVERFLOW when not one whole path was read', async () => {
       const error = await toolFailure(globTool, { pattern: '**/*.js', path: 'node_modules' }, { folders: [folder(root)], search: { rawOutputMaxBytes: 20 } });
       assert.equal(error.code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
-      assert.match(error.message, /more than 20 bytes of raw ripgrep output/);
+      assert.match(error.message, /more than 20 bytes of raw ripgrep output \(setting scout\.search\.rawOutputMaxBytes\)/);
     });
   });
 
@@ -123,5 +123,21 @@ describe('searches past the raw-output cap return what was read (tester, item 1)
       const error = await toolFailure(grepTool, { pattern: 'needle_min' }, { folders: [folder(root)], search: { rawOutputMaxBytes: 2000 } });
       assert.equal(error.code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
     });
+  });
+});
+
+describe('a single line longer than the raw-output cap', () => {
+  let root: string;
+  before(() => {
+    // A minified file: one 50 KB line holding the pattern, so rg's one match message passes a 10,000-byte cap.
+    root = makeTree({ 'dist/app.min.js': `var a="needle";${'x=1;'.repeat(12_500)}\n` });
+  });
+  after(() => removeTree(root));
+
+  it('fails SEARCH_RAW_OUTPUT_OVERFLOW, naming the setting that raises the limit, since narrowing cannot help', async () => {
+    const error = await toolFailure(grepTool, { pattern: 'needle' }, { folders: [folder(root)], search: { rawOutputMaxBytes: 10_000 } });
+    assert.equal(error.code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
+    assert.match(error.message, /\(setting scout\.search\.rawOutputMaxBytes\)/);
+    assert.match(error.message, /where a single line is longer than that .*, ask the user to raise the limit\./);
   });
 });
