@@ -146,14 +146,21 @@ describe('reading a call the way the model meant it', function () {
       assert.deepEqual(notes(out.text), ['[pattern "src/**|test/**" matched nothing as one glob, so it was read as the list "{src/**,test/**}" (a glob gives alternatives in braces).]']);
     });
 
-    it('glob "*.ts *.md" reads as "{*.ts,*.md}"', async () => {
+    it('glob "*.ts *.md" reads as "*.{ts,md}"', async () => {
       const out = await runTool(globTool, { pattern: '*.ts *.md' }, { folders });
-      assert.deepEqual([files(out), out.value.readAs], [['src/a.ts', 'src/main.ts', 'test/t.ts'], '{*.ts,*.md}']);
+      assert.deepEqual([files(out), out.value.readAs], [['src/a.ts', 'src/main.ts', 'test/t.ts'], '*.{ts,md}']);
     });
 
     it('a part without "/" keeps matching at any depth beside one with "/"', async () => {
       const out = await runTool(globTool, { pattern: 'test/*|*.TS' }, { folders });
       assert.deepEqual([files(out), out.value.readAs], [['lib/a.TS', 'test/t.ts'], '{test/*,**/*.TS}']);
+    });
+
+    it('a list whose parts hold braces reads as one flat alternation, and one with an absolute part is not read as a list', async () => {
+      const out = await runTool(globTool, { pattern: '*.{ts,MD}|lib/*' }, { folders });
+      assert.deepEqual([files(out), out.value.readAs], [['docs/Readme.MD', 'lib/a.TS', 'src/a.ts', 'src/main.ts', 'test/t.ts'], '{**/*.ts,**/*.MD,lib/*}']);
+      const absolute = await runTool(globTool, { pattern: `nope/**|${root}/myproject/lib/*` }, { folders });
+      assert.doesNotMatch(absolute.text, /read as the list/);
     });
 
     it('grep include "src/**|test/**" the same', async () => {
