@@ -30,7 +30,7 @@ const SHORTER = {
 export function patternSchema(kind: 'glob' | 'regex', description: string) {
   const noun = kind === 'glob' ? 'glob' : 'regular expression';
   return z
-    .string(kind === 'glob' ? { error: globListError() } : undefined)
+    .string(kind === 'glob' ? { error: globListError('Give one glob, such as "*.ts".') } : undefined)
     .check(
       z.refine((s) => s.trim() !== '', { message: `pattern must not be blank. Give the ${noun} to search for.` }),
       z.refine((s) => !hasNul(s), { message: 'pattern must not contain a NUL character.' }),
@@ -49,16 +49,25 @@ function issueFrom(problem: (s: string) => string | undefined) {
 }
 
 /**
- * The zod error map of a glob argument: the message of one given as a list of strings (`["*.ts","*.md"]`, where
- * the schema says string), with the one glob that means the same ({@link alternation}); undefined for any
- * other wrong type, which keeps the generic message (`parseArguments` puts the argument's name first).
+ * The zod error map of a glob argument given as a list (`["*.ts","*.md"]`, where the schema says string): the
+ * one glob the list means when there is one ({@link listGlob}), else why not and what to do; for an empty
+ * list or one holding a non-string, what to send instead (`noGlob`). Undefined for any other wrong type,
+ * which keeps the generic message (`parseArguments` puts the argument's name first).
+ *
+ * @param noGlob the next step when the list holds no glob, one sentence.
  */
-function globListError() {
+function globListError(noGlob: string) {
   return (issue: { readonly input?: unknown }): string | undefined => {
     const items = issue.input;
-    if (!Array.isArray(items) || items.length === 0 || !items.every((item): item is string => typeof item === 'string')) return undefined;
+    if (!Array.isArray(items)) return undefined;
+    if (items.length === 0) return `must be a string, not an empty list. ${noGlob}`;
+    if (!items.every((item): item is string => typeof item === 'string')) {
+      return 'must be ONE glob as a string, not a list. Give one glob; brace alternation puts several in one ("{a,b}").';
+    }
     if (items.length === 1) return `must be a string, not a list. Give the glob itself: ${quoteValue(items[0]!)}.`;
-    return `must be ONE glob as a string, not a list of ${items.length}. Put them in one glob with brace alternation: ${quoteValue(alternation(items))}.`;
+    const one = listGlob(items);
+    const list = `must be ONE glob as a string, not a list of ${items.length}.`;
+    return 'glob' in one ? `${list} Put them in one glob with brace alternation: ${quoteValue(one.glob)}.` : `${list} No one glob means the same: ${one.problem}`;
   };
 }
 
@@ -79,7 +88,7 @@ export function pathSchema(description: string) {
 export function includeSchema(description: string) {
   return z
     .optional(
-      z.string({ error: globListError() }).check(issueFrom(includeProblem)),
+      z.string({ error: globListError('Leave include out to search every file, or give one glob, such as "*.ts".') }).check(issueFrom(includeProblem)),
     )
     .register(z.globalRegistry, { description });
 }
@@ -105,8 +114,9 @@ export const MAX_BRACE_DEPTH = 32;
  * `*.{ts,tsx}` is fine)"). Scout applies the same rule to glob's `pattern`.
  *
  * A comma counts as a list separator only outside `{…}` alternations and `[…]` classes, and not after a
- * backslash escape, so `*.{ts,tsx}` and `[,]x` stay valid. Alternations nested more than
- * {@link MAX_BRACE_DEPTH} levels deep are refused too. The message quotes `glob` with {@link quoteValue}.
+ * backslash escape, so `*.{ts,tsx}` and `[,]x` stay valid; a list is refused with the one glob it means
+ * ({@link listGlob}). Alternations nested more than {@link MAX_BRACE_DEPTH} levels deep are refused too. The
+ * message quotes `glob` with {@link quoteValue}.
  *
  * @param instead what to do instead of an exclusion, one sentence.
  */
@@ -114,7 +124,80 @@ export function oneGlobProblem(name: string, glob: string, instead: string): str
   if (glob.startsWith('!')) {
     return `${name} must be one positive glob; ${quoteValue(glob)} is an exclusion ("!…"), which is not supported. ${instead}`;
   }
+  const braces = braceStructure(glob);
+  if (braces.depth > MAX_BRACE_DEPTH) {
+    return `${name} nests { } alternations more than ${MAX_BRACE_DEPTH} levels deep, the most Scout accepts. ${FLATTER}`;
+  }
+  if (braces.parts.length < 2) return undefined;
+  const one = listGlob([glob]);
+  const list = `${name} must be ONE glob, not a comma-separated list (${quoteValue(glob)}).`;
+  return 'glob' in one ? `${list} Use brace alternation instead: ${quoteValue(one.glob)}.` : `${list} No one glob means the same: ${one.problem}`;
+}
+
+const FLATTER = 'Use a flatter glob: one level of alternation such as "*.{ts,tsx}" is enough for a list of names or extensions.';
+
+/**
+ * Most globs {@link listGlob} puts in one alternation, counted after braces are expanded: enough for any
+ * list a model means, and a bound on the work (`{a,b}{c,d}…` doubles with each group).
+ */
+const MAX_LIST_GLOBS = 64;
+
+/**
+ * The one glob a list of globs means, or why there is none, as a sentence that ends with the next step.
+ * Each item is split at its top-level commas and its `{…}` alternations are expanded (`["*.{ts,md}","*.py"]`
+ * is `*.ts`, `*.md`, `*.py`), empty alternatives dropped as rg drops them; the values become one flat
+ * alternation, `*.{ts,md,py}` when each is an extension glob, else `{a,b}` where a value without "/" among
+ * values with one gets `**\/`, since rg matches an alternation holding "/" against the whole path, so it
+ * keeps matching at any depth. Every value is kept as given and nothing is added.
+ *
+ * There is no such glob when an item is an exclusion (`!…`: no glob excludes), when a value starts with "/"
+ * or holds a `.`, `..` or empty (`//`) segment (Scout reads those in a glob of its own, see patterns.ts; inside braces they
+ * would match nothing), when an item has an unclosed `{` or nests braces more than {@link MAX_BRACE_DEPTH}
+ * levels, or when there are more than {@link MAX_LIST_GLOBS} values or {@link MAX_ARGUMENT_CHARS} characters.
+ */
+export function listGlob(items: readonly string[]): { readonly glob: string } | { readonly problem: string } {
+  const perCall = 'Make one call per glob.';
+  if (items.reduce((n, item) => n + item.length, 0) > MAX_ARGUMENT_CHARS) {
+    return { problem: `together they are longer than ${MAX_ARGUMENT_CHARS} characters, the most for one glob. ${perCall}` };
+  }
+  const given = items.flatMap((item) => braceStructure(item).parts).map((part) => part.trim()).filter((part) => part !== '');
+  const values: string[] = [];
+  for (const part of given) {
+    if (part.startsWith('!')) {
+      return { problem: `${quoteValue(part)} is an exclusion ("!…"), and a glob cannot exclude. Give only the globs of the files you want.` };
+    }
+    const braces = braceStructure(part);
+    if (braces.depth > MAX_BRACE_DEPTH) return { problem: `${quoteValue(part)} nests { } alternations more than ${MAX_BRACE_DEPTH} levels deep. ${FLATTER}` };
+    if (!braces.closed) return { problem: `${quoteValue(part)} has a "{" that is never closed. Close it, or escape it as "\\{".` };
+    const expanded = expandBraces(part, MAX_LIST_GLOBS - values.length);
+    if (expanded === undefined) {
+      return { problem: `with their braces expanded they are more than ${MAX_LIST_GLOBS} globs, the most Scout puts in one alternation. ${perCall}` };
+    }
+    for (const value of expanded) if (value !== '' && !values.includes(value)) values.push(value);
+  }
+  if (values.length === 0) return { problem: 'they hold no glob. Give one glob, such as "*.ts".' };
+  const placed = values.find((v) => v.startsWith('/') || /(?:^|\/)\.{0,2}\/|(?:^|\/)\.\.?$/.test(v));
+  if (placed !== undefined) {
+    const what = placed.startsWith('/') ? 'starts with "/"' : 'holds a ".", ".." or empty ("//") segment';
+    return { problem: `${quoteValue(placed)} ${what}, which Scout reads only in a glob of its own: inside braces it would match nothing. ${perCall} Or give paths relative to the workspace folder.` };
+  }
+  const extensions = values.map((v) => /^\*\.([\w.-]+)$/.exec(v)?.[1]);
+  if (extensions.every((e) => e !== undefined)) return { glob: values.length === 1 ? values[0]! : `*.{${extensions.join(',')}}` };
+  const anchored = values.some((v) => v.replace(/\/$/, '').includes('/'));
+  const glob = values.length === 1 ? values[0]! : `{${values.map((v) => (anchored && !v.replace(/\/$/, '').includes('/') ? `**/${v}` : v)).join(',')}}`;
+  return glob.length > MAX_ARGUMENT_CHARS ? { problem: `as one glob they are longer than ${MAX_ARGUMENT_CHARS} characters, the most for one glob. ${perCall}` } : { glob };
+}
+
+/**
+ * `glob`'s `{…}` structure, outside `[…]` classes and `\` escapes: the deepest nesting, whether every `{` is
+ * closed (a `}` with no `{` open is left to rg), and the text between its top-level commas (one part when it
+ * has none).
+ */
+function braceStructure(glob: string): { depth: number; closed: boolean; parts: string[] } {
   let braces = 0;
+  let depth = 0;
+  let from = 0;
+  const parts: string[] = [];
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
     if (c === '\\') {
@@ -122,36 +205,52 @@ export function oneGlobProblem(name: string, glob: string, instead: string): str
     } else if (c === '[') {
       i = classEnd(glob, i);
     } else if (c === '{') {
-      if (++braces > MAX_BRACE_DEPTH) {
-        return `${name} nests { } alternations more than ${MAX_BRACE_DEPTH} levels deep, the most Scout accepts. Use a flatter glob: one level of alternation such as "*.{ts,tsx}" is enough for a list of names or extensions.`;
-      }
+      depth = Math.max(depth, ++braces);
     } else if (c === '}') {
       if (braces > 0) braces--;
     } else if (c === ',' && braces === 0) {
-      return `${name} must be ONE glob, not a comma-separated list (${quoteValue(glob)}). Use brace alternation instead, e.g. ${quoteValue(alternation(glob.split(',').map((part) => part.trim())))}.`;
+      parts.push(glob.slice(from, i));
+      from = i + 1;
     }
   }
-  return undefined;
+  parts.push(glob.slice(from));
+  return { depth, closed: braces === 0, parts };
 }
 
 /**
- * The brace alternation a list of globs means: `*.{ts,txt}` for extension globs (`*.ts`, `*.txt`), else
- * {@link braceList}'s; a generic example when a part holds braces or a comma.
+ * The globs `glob` (every `{` closed) stands for with its `{…}` alternations expanded, `src/{a,b}/*.ts` →
+ * `src/a/*.ts`, `src/b/*.ts`, dropping empty alternatives as rg does (`*.{ts,}` is `*.ts`); undefined when
+ * there are more than `max`. Classes and escapes are kept as written.
  */
-function alternation(parts: readonly string[]): string {
-  const extensions = parts.map((part) => /^\*\.([\w.-]+)$/.exec(part)?.[1]);
-  return extensions.every((e) => e !== undefined) ? `*.{${extensions.join(',')}}` : (braceList(parts) ?? '*.{ts,txt}');
-}
-
-/**
- * `parts` (globs) as one brace alternation, `{a,b}`: a part without "/" among parts with one gets `**\/`, since
- * rg matches an alternation holding "/" against the whole path, so it keeps matching at any depth. Undefined
- * when a part holds braces or a comma, which the braces would split.
- */
-export function braceList(parts: readonly string[]): string | undefined {
-  if (parts.some((p) => /[{},]/.test(p))) return undefined;
-  const anchored = parts.some((p) => p.replace(/\/$/, '').includes('/'));
-  return `{${parts.map((p) => (anchored && !p.replace(/\/$/, '').includes('/') ? `**/${p}` : p)).join(',')}}`;
+function expandBraces(glob: string, max: number): string[] | undefined {
+  let i = 0;
+  // A sequence of characters and alternations, up to a "," or "}" of the alternation it is a branch of.
+  const sequence = (nested: boolean): string[] | undefined => {
+    let out = [''];
+    while (i < glob.length) {
+      const c = glob[i]!;
+      if (nested && (c === ',' || c === '}')) break;
+      let next: string[] = [];
+      if (c === '{') {
+        i++;
+        for (let more = true; more; more = glob[i++] === ',') {
+          const branch = sequence(true);
+          if (branch === undefined) return undefined;
+          next.push(...branch.filter((b) => b !== ''));
+          if (next.length > max) return undefined;
+        }
+        if (next.length === 0) next = [''];
+      } else {
+        const end = c === '\\' ? i + 2 : c === '[' ? classEnd(glob, i) + 1 : i + 1;
+        next = [glob.slice(i, end)];
+        i = end;
+      }
+      out = out.flatMap((head) => next.map((tail) => head + tail));
+      if (out.length > max) return undefined;
+    }
+    return out;
+  };
+  return sequence(false);
 }
 
 /** Index of the `]` closing the character class opened at `open` (glob syntax: `[!…]`, `[^…]`, and a `]` right

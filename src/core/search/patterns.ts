@@ -27,8 +27,9 @@ import { insideVcsMetadata, resolveSearchTarget } from './target';
  * - a leading `./` anchors the value at the workspace folder, like a leading `/` (`./package.json` is
  *   `/package.json`, not every package.json in the tree);
  * - a leading `#` is escaped (rg would take the glob for a comment and apply no filter);
- * - `..` segments are taken back with the segment before them, from the workdir (`src/../*.txt` is `/*.txt`): rg
- *   matches paths without `..`. An absolute value is read so before it is matched against the folders' paths
+ * - `..` segments are taken back with the segment before them, from the workdir (`src/../*.txt` is `/*.txt`), and
+ *   `.` and empty segments are dropped (`src/./d1/*.ts`, `src//d1/*.ts` are `src/d1/*.ts`): rg matches paths
+ *   without them. An absolute value is read so before it is matched against the folders' paths
  *   (`/work/x/../x/src/*.ts` is `src/*.ts` in /work/x). One that climbs out of the workspace folder is refused as
  *   a `path` outside it is, one after a wildcard segment or inside `{ }` as unresolvable.
  * Whenever the value read differs from the value sent (other than the `#` escape), the result carries a note
@@ -129,8 +130,11 @@ interface Relative {
   readonly anchored: boolean;
   readonly absolute?: boolean;
   readonly folderName?: string;
-  /** True when `text` had `..` segments, resolved by {@link resolveDotDot}. */
-  readonly resolvedDotDot?: boolean;
+  /**
+   * How {@link resolveSegments} changed `text`: `dotDot` when it took back `..` segments, `dot` when it only
+   * dropped `.` and empty (`//`) segments.
+   */
+  readonly resolved?: 'dotDot' | 'dot';
 }
 
 /** A glob in a folder (`rest` relative to it), or rooted (`/x/…` with no folder prefix). */
@@ -139,15 +143,15 @@ type AbsoluteGlob = FolderGlob | { kind: 'rooted'; firstSegment: string };
 
 /**
  * An absolute glob (`value` starts with `/`) in the workspace folder whose path it starts with, or else rooted. A
- * value whose `..` segments before its first wildcard, taken back ({@link resolveDotDot}), leave it inside a
- * folder is read as that (`/work/x/../x/src/*.ts` is `src/*.ts` in /work/x); any other keeps its `..`, for the
- * caller to refuse.
+ * value whose segments before its first wildcard, resolved ({@link resolveSegments}: `.`, `..` and `//`), leave
+ * it inside a folder is read as that (`/work/x/../x/src/*.ts` and `/work/./x/src/*.ts` are `src/*.ts` in
+ * /work/x); any other keeps its `..`, for the caller to refuse.
  */
 function absoluteGlob(value: string, folders: readonly FolderSpellings[]): AbsoluteGlob {
   const segments = value.slice(1).split('/');
   const wildcard = segments.findIndex((s) => SEGMENT_WILDCARDS.test(s));
   const literal = wildcard < 0 ? segments.length : wildcard;
-  const resolved = resolveDotDot(segments.slice(0, literal).join('/'));
+  const resolved = resolveSegments(segments.slice(0, literal).join('/'));
   const inside = resolved !== undefined && 'text' in resolved ? globInFolder(`/${[...(resolved.text === '' ? [] : [resolved.text]), ...segments.slice(literal)].join('/')}`, folders) : undefined;
   return inside ?? globInFolder(value, folders) ?? { kind: 'rooted', firstSegment: segments[0]! };
 }
@@ -227,18 +231,25 @@ const SEGMENT_WILDCARDS = /[*?[\]{}\\]/;
 type DotDotProblem = { readonly kind: 'outside' } | { readonly kind: 'afterWildcard'; readonly segment: string } | { readonly kind: 'inBraces' };
 
 /**
- * `text` (a workdir-relative glob, `/`-separated) with each `..` segment taken back together with the segment
- * before it (`src/lib/../*.ts` → `src/*.ts`, `src/..` → the empty glob of the workdir itself). rg matches
- * paths below its working directory, which never hold `..`, so a glob with one would match nothing.
+ * `text` (a workdir-relative glob, `/`-separated) with its `.` and empty segments dropped (`src/./d1/*.ts` and
+ * `src//d1/*.ts` → `src/d1/*.ts`) and each `..` segment taken back together with the segment before it
+ * (`src/lib/../*.ts` → `src/*.ts`, `src/..` → the empty glob of the workdir itself). rg matches paths below its
+ * working directory, which never hold `.`, `..` or `//`, so a glob with one would match nothing. A trailing `/`
+ * is kept (it means directories only); `.` inside `{ }` is left alone.
  *
- * @returns undefined when `text` has no `..` segment; `{ text }` when each one could be taken back; `{ problem }`
- *   when one climbs above the workdir (`../*`, `src/../../*.txt`), or follows a segment with a wildcard or sits
- *   inside `{ }` (`**\/../x`, `{../a,b}`), whose parent no glob can name.
+ * @returns undefined when `text` has no such segment; `{ text, dotDot }` when each one could be resolved
+ *   (`dotDot` when it had `..`); `{ problem }` when a `..` climbs above the workdir (`../*`, `src/../../*.txt`),
+ *   or follows a segment with a wildcard or sits inside `{ }` (`**\/../x`, `{../a,b}`), whose parent no glob
+ *   can name.
  */
-function resolveDotDot(text: string): { readonly text: string } | { readonly problem: DotDotProblem } | undefined {
-  if (!DOT_DOT_SEGMENT.test(text)) return undefined;
+function resolveSegments(text: string): { readonly text: string; readonly dotDot: boolean } | { readonly problem: DotDotProblem } | undefined {
+  const segments = text.split('/');
+  const last = segments.length - 1;
+  const dotDot = DOT_DOT_SEGMENT.test(text);
+  if (!dotDot && !segments.some((segment, i) => segment === '.' || (segment === '' && i < last))) return undefined;
   const kept: string[] = [];
-  for (const segment of text.split('/')) {
+  for (const [i, segment] of segments.entries()) {
+    if (segment === '.' || (segment === '' && i < last)) continue;
     if (segment !== '..') {
       if (DOT_DOT_SEGMENT.test(segment)) return { problem: { kind: 'inBraces' } };
       kept.push(segment);
@@ -248,11 +259,11 @@ function resolveDotDot(text: string): { readonly text: string } | { readonly pro
     if (parent === undefined) return { problem: { kind: 'outside' } };
     if (SEGMENT_WILDCARDS.test(parent)) return { problem: { kind: 'afterWildcard', segment: parent } };
   }
-  return { text: kept.join('/') };
+  return { text: kept.join('/'), dotDot };
 }
 
 /**
- * The refusal of a glob argument whose `..` cannot be resolved (see {@link resolveDotDot}): `PATH_OUTSIDE_WORKSPACE`
+ * The refusal of a glob argument whose `..` cannot be resolved (see {@link resolveSegments}): `PATH_OUTSIDE_WORKSPACE`
  * when it climbs out of the workspace folder, as a `path` outside it is; `INVALID_ARGUMENT` after a wildcard.
  */
 function dotDotError(argument: GlobArgument, problem: DotDotProblem, target: ResolvedTarget): ToolError {
@@ -285,13 +296,13 @@ async function readGlob(argument: GlobArgument, given: Relative, target: Resolve
     }
     if (text === '.') text = '';
   }
-  // rg matches paths below the workdir, which never hold "..": resolved, the value is anchored at the workdir,
-  // as a glob with "/" is.
-  const dotDot = resolveDotDot(text);
-  if (dotDot !== undefined) {
-    if ('problem' in dotDot) throw dotDotError(argument, dotDot.problem, target);
-    text = dotDot.text;
-    relative = { ...relative, text, anchored: true, resolvedDotDot: true };
+  // rg matches paths below the workdir, which never hold ".", ".." or "//": resolved, the value is anchored at
+  // the workdir, as a glob with "/" is.
+  const resolved = resolveSegments(text);
+  if (resolved !== undefined) {
+    if ('problem' in resolved) throw dotDotError(argument, resolved.problem, target);
+    text = resolved.text;
+    relative = { ...relative, text, anchored: true, resolved: resolved.dotDot ? 'dotDot' : 'dot' };
   }
   // A value without wildcards that names an existing directory lists its files; one that names an existing
   // file despite glob syntax in its name ("app/[id]/page.tsx") is read literally.
@@ -318,7 +329,7 @@ async function readGlob(argument: GlobArgument, given: Relative, target: Resolve
   else if (literal !== undefined) glob = literal.glob;
   else if (anchorDotSlash) glob = `/${text}`;
   else if (!relative.anchored) glob = text.startsWith('#') ? `\\${text}` : text;
-  else if (!relative.absolute && relative.folderName === undefined && !relative.resolvedDotDot) glob = argument.value;
+  else if (!relative.absolute && relative.folderName === undefined && relative.resolved === undefined) glob = argument.value;
   else glob = text.replace(/\/$/, '').includes('/') ? text : `/${text}`;
 
   const parsed = parseGlobArgument(argument, glob, directory?.split('/') ?? []);
@@ -337,8 +348,9 @@ async function readGlob(argument: GlobArgument, given: Relative, target: Resolve
   } else if (directory !== undefined) {
     const names = directory === '' ? (relative.absolute ? 'is the workspace folder' : 'names the folder searched') : relative.absolute ? 'is the absolute path of a directory in the workspace folder' : 'names a directory';
     note = `[${subject} ${names}, so it was read as ${quoteValue(glob)}: every file under it.]`;
-  } else if (relative.resolvedDotDot) {
-    note = `[${subject} was read as ${quoteValue(glob)}, the path it names from the workspace folder: ripgrep matches paths without "..".]`;
+  } else if (relative.resolved !== undefined) {
+    const without = relative.resolved === 'dotDot' ? '".."' : '"." segments or "//"';
+    note = `[${subject} was read as ${quoteValue(glob)}, the path it names from the workspace folder: ripgrep matches paths without ${without}.]`;
   } else if (relative.absolute) {
     note = `[${subject} is an absolute path in the workspace folder, so it was read relative to that folder as ${quoteValue(glob)}.]`;
   } else if (anchorDotSlash) {

@@ -3,7 +3,7 @@ import { grepArgv } from '../ripgrep/argv';
 import { escapeGlobLiteral, matchesPath } from '../ripgrep/globs';
 import type { ToolEnv } from '../tool';
 import type { ResolvedTarget } from '../workspace/folders';
-import { braceList } from './arguments';
+import { listGlob } from './arguments';
 import { Counter } from './explain';
 import { includeFilter } from './include';
 import { parseGlobArgument, type GlobArgument, type ReadGlob } from './patterns';
@@ -18,9 +18,9 @@ import { parseGlobArgument, type GlobArgument, type ReadGlob } from './patterns'
  * 2. folders at any depth: a value whose last segment has no wildcard (`lib`, `workflows`, `nested/deep`,
  *    `**\/src`), or that ends with "/" (`**\/src/`, `src/**\/`, `**\/`), names folders, and glob and include
  *    select files: it is read as the files under them (`**\/lib/**`);
- * 3. a list: `a|b` and white-space-separated globs (`src/**|test/**`, `*.ts *.md`) as brace alternation
- *    (`{src/**,test/**}`; a part without "/" among parts with one gets `**\/`, so it keeps matching at any
- *    depth); when that finds nothing too, the empty result names braces;
+ * 3. a list: `a|b` and white-space-separated globs (`src/**|test/**`, `*.ts *.md`) as the one glob they
+ *    mean (`{src/**,test/**}`, `*.{ts,md}`; a part without "/" among parts with one gets `**\/`, so it keeps
+ *    matching at any depth; see `listGlob`); when that finds nothing too, the empty result names braces;
  * 4. the path a value spells another way: `\` as a path separator (`src\main.ts`, `C:\ws\src\x.ts`; on Linux
  *    and macOS `\` escapes the next character, so `src\main.ts` meant `srcmain.ts`), the workspace folder's
  *    own path after `**\/` (`**\/home/me/ws/src/*.ts`), and in a single-root workspace a leading folder name
@@ -77,14 +77,16 @@ export interface Rereading extends ReadGlob {
 
 /**
  * `glob` as brace alternation when it is a list: parts split at `|`, or else at white space when each part
- * holds a wildcard, "/" or "." (see {@link rereadings}, 3); two or more parts. Undefined otherwise, or when a
- * part holds braces or a comma already.
+ * holds a wildcard, "/" or "." (see {@link rereadings}, 3); two or more parts, made one glob by
+ * {@link listGlob}. Undefined otherwise, or when no one glob means the list.
  */
 function asAlternation(glob: string): string | undefined {
   const parts = (glob.includes('|') ? glob.split('|') : glob.split(/\s+/)).map((p) => p.trim()).filter((p) => p !== '');
   // Split at white space, each part must look like a glob or a file name: "$(touch x)" is no list.
   const listLike = glob.includes('|') || parts.every((p) => /[*?/.]/.test(p));
-  return parts.length < 2 || !listLike ? undefined : braceList(parts);
+  if (parts.length < 2 || !listLike) return undefined;
+  const one = listGlob(parts);
+  return 'glob' in one ? one.glob : undefined;
 }
 
 /**

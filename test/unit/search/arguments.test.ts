@@ -4,7 +4,8 @@ import { isToolError } from '../../../src/core/errors';
 import { includeProblem } from '../../../src/core/search/arguments';
 import { globInputSchema, globTool } from '../../../src/core/search/glob';
 import { grepInputSchema, grepTool } from '../../../src/core/search/grep';
-import { searchConfig } from '../../helpers/searchEnv';
+import { folder, runTool, searchConfig } from '../../helpers/searchEnv';
+import { makeTree, removeTree } from '../../helpers/tree';
 
 const config = searchConfig();
 
@@ -77,14 +78,63 @@ describe('glob and grep arguments', () => {
     });
 
     it('keeps the plain message for other wrong types, and for grep\'s pattern (a regex)', () => {
-      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: [1, 2] }, config)), 'include: must be a string.');
       assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: 5 }, config)), 'include: must be a string.');
       assert.equal(argumentError(() => grepTool.parse({ pattern: ['a', 'b'] }, config)), 'pattern: must be a string.');
       assert.equal(argumentError(() => globTool.parse({}, config)), 'pattern: is required (string).');
     });
 
     it('suggests braces built from a comma list of other globs too', () => {
-      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: 'src/**,*.md' }, config)), 'include must be ONE glob, not a comma-separated list ("src/**,*.md"). Use brace alternation instead, e.g. "{src/**,**/*.md}".');
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: 'src/**,*.md' }, config)), 'include must be ONE glob, not a comma-separated list ("src/**,*.md"). Use brace alternation instead: "{src/**,**/*.md}".');
+    });
+
+    // Both suggested the made-up "*.{ts,txt}", which drops globs and adds .txt: a silently narrower search.
+    it('keeps every glob of a list whose items hold braces or commas, and adds none', () => {
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: ['*.{ts,md}', '*.py'] }, config)), 'include: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "*.{ts,md,py}".');
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: ['*,ts', '*.md'] }, config)), 'include: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "{*,ts,*.md}".');
+      assert.equal(argumentError(() => globTool.parse({ pattern: ['*.{ts,md}', '*.py'] }, config)), 'pattern: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "*.{ts,md,py}".');
+      assert.equal(argumentError(() => globTool.parse({ pattern: ['src/{a,b}/*.ts', 'docs/**'] }, config)), 'pattern: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "{src/a/*.ts,src/b/*.ts,docs/**}".');
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: '*.{ts,md},*.py' }, config)), 'include must be ONE glob, not a comma-separated list ("*.{ts,md},*.py"). Use brace alternation instead: "*.{ts,md,py}".');
+      // rg drops an empty alternative, so "*.{ts,}" is "*.ts" and "*." is not added.
+      assert.match(argumentError(() => grepTool.parse({ pattern: 'x', include: ['*.{ts,}', '*.md'] }, config)), /brace alternation: "\*\.\{ts,md\}"\.$/);
+    });
+
+    it('suggests the one glob it builds, and that glob finds what each item finds', async () => {
+      const root = makeTree({ 'ws/a.ts': '', 'ws/b.md': '', 'ws/c.py': '', 'ws/d.txt': '', 'ws/ts': '' });
+      try {
+        for (const [items, expected] of [[['*.{ts,md}', '*.py'], ['a.ts', 'b.md', 'c.py']], [['*,ts', '*.md'], ['a.ts', 'b.md', 'c.py', 'd.txt', 'ts']]] as const) {
+          const glob = /brace alternation: (".*")\.$/.exec(argumentError(() => globTool.parse({ pattern: items }, config)))![1]!;
+          const out = await runTool(globTool, { pattern: JSON.parse(glob) as string }, { folders: [folder(`${root}/ws`)] });
+          assert.deepEqual([...out.value.paths].sort(), expected, glob);
+        }
+      } finally {
+        removeTree(root);
+      }
+    });
+
+    it('says why no one glob means the list, and what to do instead, never a made-up example', () => {
+      const include = (value: unknown) => argumentError(() => grepTool.parse({ pattern: 'x', include: value }, config));
+      const list = 'include: must be ONE glob as a string, not a list of 2. No one glob means the same:';
+      // An absolute path inside braces matches nothing: "{**/*.ts,/tmp/ws/weird/*.txt}" found only the .ts files.
+      assert.equal(include(['**/*.ts', '/tmp/ws/weird/*.txt']), `${list} "/tmp/ws/weird/*.txt" starts with "/", which Scout reads only in a glob of its own: inside braces it would match nothing. Make one call per glob. Or give paths relative to the workspace folder.`);
+      assert.equal(include(['../lib/*.ts', '*.md']), `${list} "../lib/*.ts" holds a ".", ".." or empty ("//") segment, which Scout reads only in a glob of its own: inside braces it would match nothing. Make one call per glob. Or give paths relative to the workspace folder.`);
+      assert.match(include(['./src/*.ts', '*.md']), /"\.\/src\/\*\.ts" holds a "\.", "\.\." or empty/);
+      assert.match(include(['src//*.ts', '*.md']), /"src\/\/\*\.ts" holds a "\.", "\.\." or empty/);
+      assert.equal(include(['*.ts', '!*.test.ts']), `${list} "!*.test.ts" is an exclusion ("!…"), and a glob cannot exclude. Give only the globs of the files you want.`);
+      assert.equal(include(['*.{a,b,c,d,e,f,g,h}{1,2,3,4,5,6,7,8}', '*.md']), `${list} with their braces expanded they are more than 64 globs, the most Scout puts in one alternation. Make one call per glob.`);
+      assert.equal(include(['*.{ts', '*.md']), `${list} "*.{ts" has a "{" that is never closed. Close it, or escape it as "\\{".`);
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: '**/*.ts,/tmp/ws/weird/*.txt' }, config)), 'include must be ONE glob, not a comma-separated list ("**/*.ts,/tmp/ws/weird/*.txt"). No one glob means the same: "/tmp/ws/weird/*.txt" starts with "/", which Scout reads only in a glob of its own: inside braces it would match nothing. Make one call per glob. Or give paths relative to the workspace folder.');
+      assert.match(argumentError(() => globTool.parse({ pattern: '*.ts,!*.d.ts' }, config)), /No one glob means the same: "!\*\.d\.ts" is an exclusion/);
+      for (const message of [include(['**/*.ts', '/tmp/ws/weird/*.txt']), include(['*.ts', '!*.test.ts'])]) assert.doesNotMatch(message, /txt\}|\{ts,txt/);
+    });
+
+    // [] and a list holding a non-string got only "must be a string.", with no next step.
+    it('gives the next step for an empty list and for a list holding a non-string', () => {
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: [] }, config)), 'include: must be a string, not an empty list. Leave include out to search every file, or give one glob, such as "*.ts".');
+      assert.equal(argumentError(() => globTool.parse({ pattern: [] }, config)), 'pattern: must be a string, not an empty list. Give one glob, such as "*.ts".');
+      for (const include of [['*.ts', 5], [1, 2]]) {
+        assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include }, config)), 'include: must be ONE glob as a string, not a list. Give one glob; brace alternation puts several in one ("{a,b}").');
+      }
+      assert.equal(argumentError(() => globTool.parse({ pattern: ['*.ts', 5] }, config)), 'pattern: must be ONE glob as a string, not a list. Give one glob; brace alternation puts several in one ("{a,b}").');
     });
   });
 
@@ -95,7 +145,7 @@ describe('glob and grep arguments', () => {
     });
     it('rejects "*.ts,*.txt", which rg would read as one glob containing a comma, and suggests "*.{ts,txt}"', () => {
       const message = argumentError(() => globTool.parse({ pattern: '*.ts,*.txt' }, config));
-      assert.equal(message, 'pattern must be ONE glob, not a comma-separated list ("*.ts,*.txt"). Use brace alternation instead, e.g. "*.{ts,txt}".');
+      assert.equal(message, 'pattern must be ONE glob, not a comma-separated list ("*.ts,*.txt"). Use brace alternation instead: "*.{ts,txt}".');
     });
     it('accepts brace alternation, a class holding a comma, and a "!" not at the start', () => {
       for (const pattern of ['*.{ts,txt}', '[,]x', 'a[!b]c', 'x!']) assert.deepEqual(globTool.parse({ pattern }, config), { pattern });

@@ -146,14 +146,21 @@ describe('reading a call the way the model meant it', function () {
       assert.deepEqual(notes(out.text), ['[pattern "src/**|test/**" matched nothing as one glob, so it was read as the list "{src/**,test/**}" (a glob gives alternatives in braces).]']);
     });
 
-    it('glob "*.ts *.md" reads as "{*.ts,*.md}"', async () => {
+    it('glob "*.ts *.md" reads as "*.{ts,md}"', async () => {
       const out = await runTool(globTool, { pattern: '*.ts *.md' }, { folders });
-      assert.deepEqual([files(out), out.value.readAs], [['src/a.ts', 'src/main.ts', 'test/t.ts'], '{*.ts,*.md}']);
+      assert.deepEqual([files(out), out.value.readAs], [['src/a.ts', 'src/main.ts', 'test/t.ts'], '*.{ts,md}']);
     });
 
     it('a part without "/" keeps matching at any depth beside one with "/"', async () => {
       const out = await runTool(globTool, { pattern: 'test/*|*.TS' }, { folders });
       assert.deepEqual([files(out), out.value.readAs], [['lib/a.TS', 'test/t.ts'], '{test/*,**/*.TS}']);
+    });
+
+    it('a list whose parts hold braces reads as one flat alternation, and one with an absolute part is not read as a list', async () => {
+      const out = await runTool(globTool, { pattern: '*.{ts,MD}|lib/*' }, { folders });
+      assert.deepEqual([files(out), out.value.readAs], [['docs/Readme.MD', 'lib/a.TS', 'src/a.ts', 'src/main.ts', 'test/t.ts'], '{**/*.ts,**/*.MD,lib/*}']);
+      const absolute = await runTool(globTool, { pattern: `nope/**|${root}/myproject/lib/*` }, { folders });
+      assert.doesNotMatch(absolute.text, /read as the list/);
     });
 
     it('grep include "src/**|test/**" the same', async () => {
@@ -200,6 +207,54 @@ describe('reading a call the way the model meant it', function () {
       const out = await runTool(globTool, { pattern: '\\*.ts' }, { folders });
       assert.equal(out.text, 'No files found');
     });
+  });
+});
+
+// Each of these answered a bare "No files found" (the absolute ones with a note saying they were read as
+// "./src/d1/f1?.ts"), or was refused as PATH_OUTSIDE_WORKSPACE although inside, while "./src/d1/f1?.ts" worked.
+describe('glob and include: "." segments and "//", which rg never matches', function () {
+  this.timeout(60_000);
+  let root: string;
+  let folders: WorkspaceFolderRef[];
+  before(() => {
+    root = makeTree({ 'ws/src/d1/f1a.ts': 'needle\n', 'ws/src/d1/f1b.ts': 'needle\n', 'ws/src/d1/f100.ts': 'needle\n', 'ws/other/f1c.ts': 'needle\n' });
+    folders = [folder(`${root}/ws`)];
+  });
+  after(() => removeTree(root));
+  const found = ['src/d1/f1a.ts', 'src/d1/f1b.ts'];
+
+  for (const pattern of ['src/./d1/f1?.ts', 'src//d1/f1?.ts', 'src/d1/./f1?.ts']) {
+    it(`glob ${JSON.stringify(pattern)} finds the files of "src/d1/f1?.ts", with a note`, async () => {
+      const out = await runTool(globTool, { pattern }, { folders });
+      assert.deepEqual([files(out), out.value.readAs], [found, 'src/d1/f1?.ts']);
+      assert.deepEqual(notes(out.text), [`[pattern ${JSON.stringify(pattern)} was read as "src/d1/f1?.ts", the path it names from the workspace folder: ripgrep matches paths without "." segments or "//".]`]);
+    });
+  }
+
+  it('an absolute glob with "." inside the workspace folder, or in the path above it, is read in the folder', async () => {
+    const inFolder = await runTool(globTool, { pattern: `${root}/ws/./src/d1/f1?.ts` }, { folders });
+    assert.deepEqual([files(inFolder), inFolder.value.readAs], [found, 'src/d1/f1?.ts']);
+    assert.deepEqual(notes(inFolder.text), [`[pattern "${root}/ws/./src/d1/f1?.ts" is an absolute path in the workspace folder, so it was read relative to that folder as "src/d1/f1?.ts".]`]);
+    const above = await runTool(globTool, { pattern: `${root}/./ws/src/d1/f1?.ts` }, { folders });
+    assert.deepEqual([files(above), above.value.readAs], [found, 'src/d1/f1?.ts']);
+    const doubled = await runTool(globTool, { pattern: `${root}//ws/src//d1/f1?.ts` }, { folders });
+    assert.deepEqual([files(doubled), doubled.value.readAs], [found, 'src/d1/f1?.ts']);
+  });
+
+  it('grep include "src/./d1/f1?.ts" the same', async () => {
+    const out = await runTool(grepTool, { pattern: 'needle', include: 'src/./d1/f1?.ts' }, { folders });
+    assert.deepEqual([rows(out), out.value.readAs], [['src/d1/f1a.ts:1', 'src/d1/f1b.ts:1'], 'src/d1/f1?.ts']);
+    const absolute = await runTool(grepTool, { pattern: 'needle', include: `${root}/./ws/src//d1/f1?.ts` }, { folders });
+    assert.deepEqual([rows(absolute), absolute.value.readAs], [['src/d1/f1a.ts:1', 'src/d1/f1b.ts:1'], 'src/d1/f1?.ts']);
+  });
+
+  it('keeps what a trailing "/" and a leading "./" mean', async () => {
+    for (const [pattern, same] of [['src/./d1/', 'src/d1/'], ['src//d1//', 'src/d1/'], ['./src/./d1/f1?.ts', './src/d1/f1?.ts'], ['.//f1?.ts', './f1?.ts'], ['**//f1?.ts', '**/f1?.ts']]) {
+      const [out, expected] = [await runTool(globTool, { pattern }, { folders }), await runTool(globTool, { pattern: same }, { folders })];
+      assert.deepEqual([files(out), out.value.readAs], [files(expected), expected.value.readAs ?? same], pattern);
+    }
+    const under = await runTool(globTool, { pattern: 'src/./d1/' }, { folders });
+    assert.deepEqual(files(under), ['src/d1/f100.ts', ...found]);
   });
 });
 
