@@ -53,6 +53,8 @@ const PATH_KEY_AT = '{"type":"match","data":{"path":{"'.length;
 /** Where the `t` of "text" or the `b` of "bytes" is in {@link MATCH_TEXT} / {@link MATCH_BYTES}. */
 const MATCH_KEY_AT = '{"match":{"'.length;
 const NULL = bytes('null');
+/** How rg's summary message, its last, starts (the summary has no leading type). */
+const SUMMARY_PREFIX = bytes('{"data":{"elapsed_total":');
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -103,6 +105,14 @@ export class RgJsonReader {
 
   end(): void {
     this.splitter.end();
+  }
+
+  /**
+   * For output cut short (rg stopped at the raw-output cap, `end` not called): true when the message left
+   * unfinished is rg's summary, which rg prints after every other message, so no match was lost to the cut.
+   */
+  cutInSummary(): boolean {
+    return this.splitter.carriedStartsWith(SUMMARY_PREFIX);
   }
 
   private line(buf: Buffer, start: number, end: number): void {

@@ -40,6 +40,12 @@ export class RecordSplitter {
     if (start < chunk.length) this.carry.push(Buffer.from(chunk.subarray(start)));
   }
 
+  /** True when the bytes carried over (a record not yet ended by a separator) start with `prefix`. */
+  carriedStartsWith(prefix: Buffer): boolean {
+    const head = this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry);
+    return head.length >= prefix.length && head.subarray(0, prefix.length).equals(prefix);
+  }
+
   /** Ends the stream, passing on a last record that had no separator after it. */
   end(): void {
     if (!this.carry.length) return;

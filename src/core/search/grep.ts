@@ -241,7 +241,8 @@ async function searchMatches(args: GrepArgs, regex: RegexReading, target: Resolv
     const walked = await walkedHidden(include, target, env);
     files = files.filter((f) => !isHiddenForRipgrep(f.path) || walked.has(pathKey(f.path, f.pathBase64 === '' ? undefined : Buffer.from(f.pathBase64, 'base64'))));
   }
-  return { files, outcome, cut: exit.stdoutCut === true, ...(include ? { include } : {}) };
+  // A cut inside rg's closing summary lost no match: the result is complete.
+  return { files, outcome, cut: exit.stdoutCut === true && !reader.cutInSummary(), ...(include ? { include } : {}) };
 }
 
 /**

@@ -4,11 +4,12 @@
  * (a documented deviation from seed 000); the error stays only when nothing usable was read.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { createGlobTool } from '../../../src/core/search/glob';
 import { createGrepTool } from '../../../src/core/search/grep';
-import { folder, memorySpill, runTool, toolFailure } from '../../helpers/searchEnv';
+import { folder, memorySpill, RG_PATH, runTool, toolFailure } from '../../helpers/searchEnv';
 import { makeTree, removeTree } from '../../helpers/tree';
 
 const budget = { maxFiles: 1000, timeMs: 600_000, maxRetryChecks: 16, maxListings: 4 };
@@ -139,5 +140,33 @@ describe('a single line longer than the raw-output cap', () => {
     assert.equal(error.code, 'SEARCH_RAW_OUTPUT_OVERFLOW');
     assert.match(error.message, /\(setting scout\.search\.rawOutputMaxBytes\)/);
     assert.match(error.message, /where a single line is longer than that .*, ask the user to raise the limit\./);
+  });
+});
+
+describe('a cut inside ripgrep’s closing summary', () => {
+  let root: string;
+  let summaryAt: number;
+  let lastEndAt: number;
+  before(() => {
+    root = makeTree({ 'a.txt': 'foo\nfoo\nbar\nfoo\n', 'b.txt': 'foo\nfoo\nbar\nfoo\n', 'c.txt': 'foo\nfoo\nbar\nfoo\n' });
+    const out = execFileSync(RG_PATH, ['--no-config', '--json', '--regexp=foo', '--', '.'], { cwd: root, encoding: 'utf8' });
+    summaryAt = out.lastIndexOf('{"data":{"elapsed_total"');
+    lastEndAt = out.lastIndexOf('{"type":"end"');
+    assert.ok(summaryAt > lastEndAt && lastEndAt > 0, 'rg printed end messages, then its summary');
+  });
+  after(() => removeTree(root));
+
+  it('is a complete result: every match was read, so it does not say more exist', async () => {
+    // The input that showed it: rg's output was 2,731 bytes and any cap from 2,430 to 2,730 cut only its summary.
+    const out = await runTool(grepTool, { pattern: 'foo' }, { folders: [folder(root)], search: { rawOutputMaxBytes: summaryAt + 100 } });
+    assert.equal(out.value.matches.length, 9);
+    assert.equal(out.value.incomplete, undefined);
+    assert.doesNotMatch(out.text, /incomplete|more exist/);
+  });
+
+  it('stays incomplete when the cut falls before the summary, where another file could follow', async () => {
+    const out = await runTool(grepTool, { pattern: 'foo' }, { folders: [folder(root)], search: { rawOutputMaxBytes: lastEndAt + 10 } });
+    assert.equal(out.value.incomplete, true);
+    assert.match(out.text, /this result is incomplete/);
   });
 });
