@@ -104,7 +104,7 @@ export async function openStdoutSocket(): Promise<StdoutSocket | undefined> {
       server.listen(socketPath, resolve);
     });
     const accepted = new Promise<net.Socket>((resolve, reject) => {
-      server.once('connection', resolve);
+      server.once('connection', (socket: net.Socket) => resolve((rgEnd = socket)));
       server.once('error', reject);
     });
     reader = net.connect({
@@ -129,17 +129,24 @@ export async function openStdoutSocket(): Promise<StdoutSocket | undefined> {
       reader!.once('connect', resolve);
       reader!.once('error', reject);
     });
-    [rgEnd] = await Promise.all([accepted, connected]);
+    await Promise.all([accepted, connected]);
   } catch {
     reader?.destroy();
+    rgEnd?.destroy();
     return undefined;
   } finally {
     server.close();
     await rm(dir, { recursive: true, force: true }).catch(() => undefined);
   }
   const readerSocket = reader;
-  const rgSocket = rgEnd;
+  const rgSocket = rgEnd!;
+  // One listener for the socket's whole life: an error before `read` (none is expected) must not go unhandled.
   readerSocket.removeAllListeners('error');
+  readerSocket.on('error', (e) => {
+    if (!closed) handlers?.onError(e);
+  });
+  // This process never reads or writes rg's end (it only hands it to rg), so its errors say nothing.
+  rgSocket.on('error', () => undefined);
   return {
     rgEnd: rgSocket,
     releaseRgEnd: () => rgSocket.destroy(),
@@ -147,9 +154,6 @@ export async function openStdoutSocket(): Promise<StdoutSocket | undefined> {
       handlers = { onChunk, onEnd, onError };
       readerSocket.once('end', () => {
         if (!closed) onEnd();
-      });
-      readerSocket.on('error', (e) => {
-        if (!closed) onError(e);
       });
       readerSocket.resume();
     },
