@@ -11,23 +11,23 @@ import { MCP_COMMAND, parseCommandLine, usage, UsageError, type CliSettings } fr
 import { CLI_TOOL_NAMES, isCliTool, loadTool } from './tools';
 
 /**
- * `node dist/cli.js <tool> ['<json args>'] [--cwd DIR] [--json] [--rg PATH] [--config KEY=VALUE] …`, or
- * `node dist/cli.js mcp [options]` to serve every tool to MCP clients over stdio until stdin closes
- * (`serveMcp`, loaded from its own bundle dist/mcp.js only for that command).
- *
- * Runs one tool of the registry on a folder (the workspace) and prints the model text, or with `--json` the
- * canonical value. Exit status: 0 success, 1 tool error (its `Error: …` text is printed to stdout, as the
- * model would see it), 2 bad usage (the usage text goes to stderr). Ctrl-C cancels the run: the tool stops
- * its work (rg is killed) and reports its aborted error; a second Ctrl-C exits at once. A reader that closes
- * stdout early (`| head`) ends the CLI quietly: the rest of the output is dropped and the status is unchanged.
- */
-/**
  * The signals that cancel a running tool (a second one ends the process). SIGHUP is among them: a closed
  * terminal would otherwise end Node at once, before its rg is stopped, and an rg that prints nothing for a
  * while (a slow pattern) would search on for nobody.
  */
 const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
+/**
+ * `node dist/cli.js <tool> ['<json args>'] [--cwd DIR] [--json] [--rg PATH] [--config KEY=VALUE] …`, or
+ * `node dist/cli.js mcp [options]` to serve every tool to MCP clients over stdio until stdin closes
+ * (`serveMcp`, loaded from its own bundle dist/mcp.js only for that command).
+ *
+ * Runs one tool of the registry on a folder (the workspace) and prints the model text, or with `--json` the
+ * canonical value. Exit status: 0 success, 1 tool error (its `Error: …` text is printed to stdout, as the
+ * model would see it), 2 bad usage (the usage text goes to stderr). Ctrl-C (or SIGTERM, SIGHUP) cancels the
+ * run: the tool stops its work (rg is killed) and reports its aborted error; a second one exits at once. A reader that closes
+ * stdout early (`| head`) ends the CLI quietly: the rest of the output is dropped and the status is unchanged.
+ */
 async function main(argv: readonly string[]): Promise<number> {
   setHostAdvice(CLI_ADVICE);
   const tools = CLI_TOOL_NAMES;
