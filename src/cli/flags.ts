@@ -332,7 +332,7 @@ export function usage(tools: readonly string[], flags: readonly CliFlag[] = CLI_
       '',
       ...options,
       '',
-      'Exit status: 0 when stdin closes or on SIGINT, SIGTERM or SIGHUP; 1 when stdout is gone; 2 bad usage.',
+      'Exit status: 0 when stdin closes or on SIGINT, SIGTERM, SIGHUP or SIGQUIT; 1 when stdout is gone; 2 bad usage.',
       `Example: ${program} ${MCP_COMMAND} --cwd ~/project --provider brave`,
     ].join('\n');
   }

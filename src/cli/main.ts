@@ -11,11 +11,12 @@ import { MCP_COMMAND, parseCommandLine, usage, UsageError, type CliSettings } fr
 import { CLI_TOOL_NAMES, isCliTool, loadTool } from './tools';
 
 /**
- * The signals that cancel a running tool (a second one ends the process). SIGHUP is among them: a closed
- * terminal would otherwise end Node at once, before its rg is stopped, and an rg that prints nothing for a
- * while (a slow pattern) would search on for nobody.
+ * The signals that cancel a running tool (a second one ends the process). SIGHUP and SIGQUIT are among them:
+ * a closed terminal or Ctrl-\ would otherwise end Node at once, before its rg (in a process group of its own,
+ * so the terminal's signal never reaches it) is stopped, and an rg that prints nothing for a while (a slow
+ * pattern) would search on for nobody.
  */
-const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
 /**
  * `node dist/cli.js <tool> ['<json args>'] [--cwd DIR] [--json] [--rg PATH] [--config KEY=VALUE] …`, or
@@ -24,7 +25,7 @@ const CANCEL_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'
  *
  * Runs one tool of the registry on a folder (the workspace) and prints the model text, or with `--json` the
  * canonical value. Exit status: 0 success, 1 tool error (its `Error: …` text is printed to stdout, as the
- * model would see it), 2 bad usage (the usage text goes to stderr). Ctrl-C (or SIGTERM, SIGHUP) cancels the
+ * model would see it), 2 bad usage (the usage text goes to stderr). Ctrl-C (or SIGTERM, SIGHUP, SIGQUIT) cancels the
  * run: the tool stops its work (rg is killed) and reports its aborted error; a second one exits at once. A reader that closes
  * stdout early (`| head`) ends the CLI quietly: the rest of the output is dropped and the status is unchanged.
  */
@@ -144,12 +145,13 @@ function cliEnv(settings: CliSettings, signal: AbortSignal): ToolEnv {
 }
 
 /**
- * A reader that left (EPIPE on stdout or stderr, e.g. `| head -c 10`) is not an error of the run: further
- * output to that stream is dropped and the exit status stays the run's own. Any other stream error is thrown.
+ * A reader that left is not an error of the run: EPIPE on stdout or stderr (`| head -c 10`), or EIO (the
+ * terminal was closed; Node then aborted on the error thrown here). Further output to that stream is dropped
+ * and the exit status stays the run's own. Any other stream error is thrown.
  */
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code !== 'EPIPE') throw e;
+    if (e.code !== 'EPIPE' && e.code !== 'EIO') throw e;
   });
 }
 

@@ -13,14 +13,15 @@ import { GuardedTransport } from './transport';
 import { tooBroadToSearch } from './workspace';
 
 /**
- * The signals that end the server gracefully. SIGHUP is among them: a terminal or a client closing its end
- * sends it, and its default action would end Node without stopping rg, which runs in its own process group.
+ * The signals that end the server gracefully. SIGHUP and SIGQUIT are among them: a terminal or a client
+ * closing its end sends SIGHUP, Ctrl-\ sends SIGQUIT, and their default action would end Node without
+ * stopping rg, which runs in its own process group.
  */
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
 
 /**
  * Serves Scout's tools over stdio (newline-delimited JSON-RPC on stdin/stdout; diagnostics on stderr, info
- * lines with `--verbose`) until the client closes stdin, the process gets SIGINT, SIGTERM or SIGHUP, or stdout
+ * lines with `--verbose`) until the client closes stdin, the process gets SIGINT, SIGTERM, SIGHUP or SIGQUIT, or stdout
  * is gone (EPIPE: the client cannot hear the server any more). Closing cancels the calls still running; it
  * resolves once they have stopped (their rg processes killed). A second signal exits at once with status 130
  * (Node's exit hooks still kill rg).

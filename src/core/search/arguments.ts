@@ -65,7 +65,7 @@ function globListError(noGlob: string) {
       return 'must be ONE glob as a string, not a list. Give one glob; brace alternation puts several in one ("{a,b}").';
     }
     if (items.length === 1) return `must be a string, not a list. Give the glob itself: ${quoteValue(items[0]!)}.`;
-    const one = listGlob(items);
+    const one = listGlob(items, false);
     const list = `must be ONE glob as a string, not a list of ${items.length}.`;
     return 'glob' in one ? `${list} Put them in one glob with brace alternation: ${quoteValue(one.glob)}.` : `${list} No one glob means the same: ${one.problem}`;
   };
@@ -129,9 +129,10 @@ export function oneGlobProblem(name: string, glob: string, instead: string): str
     return `${name} nests { } alternations more than ${MAX_BRACE_DEPTH} levels deep, the most Scout accepts. ${FLATTER}`;
   }
   if (braces.parts.length < 2) return undefined;
-  const one = listGlob([glob]);
+  const one = listGlob([glob], true);
   const list = `${name} must be ONE glob, not a comma-separated list (${quoteValue(glob)}).`;
-  return 'glob' in one ? `${list} Use brace alternation instead: ${quoteValue(one.glob)}.` : `${list} No one glob means the same: ${one.problem}`;
+  const literal = `A comma that is part of a file name is escaped: ${quoteValue(braces.parts.join('\\,'))}.`;
+  return 'glob' in one ? `${list} Use brace alternation instead: ${quoteValue(one.glob)}. ${literal}` : `${list} No one glob means the same: ${one.problem} ${literal}`;
 }
 
 const FLATTER = 'Use a flatter glob: one level of alternation such as "*.{ts,tsx}" is enough for a list of names or extensions.';
@@ -144,23 +145,34 @@ const MAX_LIST_GLOBS = 64;
 
 /**
  * The one glob a list of globs means, or why there is none, as a sentence that ends with the next step.
- * Each item is split at its top-level commas and its `{…}` alternations are expanded (`["*.{ts,md}","*.py"]`
- * is `*.ts`, `*.md`, `*.py`), empty alternatives dropped as rg drops them; the values become one flat
- * alternation, `*.{ts,md,py}` when each is an extension glob, else `{a,b}` where a value without "/" among
- * values with one gets `**\/`, since rg matches an alternation holding "/" against the whole path, so it
- * keeps matching at any depth. Every value is kept as given and nothing is added.
+ * With `splitCommas` (a comma list, `*.ts,*.md`) each item is split at its top-level commas; otherwise (items
+ * of a JSON list) such a comma is part of a name, as rg reads it, and is kept escaped (`\,`). Each item's
+ * `{…}` alternations are expanded (`["*.{ts,md}","*.py"]` is `*.ts`, `*.md`, `*.py`), empty alternatives
+ * dropped as rg drops them. A value that names folders (`docs/`, `lib`; see {@link folderFiles}) also stands
+ * for the files under them, as Scout reads it alone. The values become one flat alternation, `*.{ts,md,py}`
+ * when each is an extension glob, else `{a,b}` where a value without "/" among values with one gets `**\/`,
+ * since rg matches an alternation holding "/" against the whole path, so it keeps matching at any depth.
+ * Every value is kept as given and nothing else is added.
  *
- * There is no such glob when an item is an exclusion (`!…`: no glob excludes), when a value starts with "/"
+ * There is no such glob when a split part matches every file (`*,ts`: a comma typed for a dot, most likely),
+ * when an item is an exclusion (`!…`: no glob excludes), when a value starts with "/"
  * or holds a `.`, `..` or empty (`//`) segment (Scout reads those in a glob of its own, see patterns.ts; inside braces they
  * would match nothing), when an item has an unclosed `{` or nests braces more than {@link MAX_BRACE_DEPTH}
  * levels, or when there are more than {@link MAX_LIST_GLOBS} values or {@link MAX_ARGUMENT_CHARS} characters.
  */
-export function listGlob(items: readonly string[]): { readonly glob: string } | { readonly problem: string } {
+export function listGlob(items: readonly string[], splitCommas: boolean): { readonly glob: string } | { readonly problem: string } {
   const perCall = 'Make one call per glob.';
   if (items.reduce((n, item) => n + item.length, 0) > MAX_ARGUMENT_CHARS) {
     return { problem: `together they are longer than ${MAX_ARGUMENT_CHARS} characters, the most for one glob. ${perCall}` };
   }
-  const given = items.flatMap((item) => braceStructure(item).parts).map((part) => part.trim()).filter((part) => part !== '');
+  const given = items
+    .flatMap((item) => (splitCommas ? braceStructure(item).parts : [braceStructure(item).parts.join('\\,')]))
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  const everything = splitCommas && given.length > 1 ? given.find((part) => /^(?:\*\*?\/?)+$/.test(part)) : undefined;
+  if (everything !== undefined) {
+    return { problem: `split at its commas it holds ${quoteValue(everything)}, which matches every file. Give the globs you meant (".ts" files are "*.ts").` };
+  }
   const values: string[] = [];
   for (const part of given) {
     if (part.startsWith('!')) {
@@ -173,7 +185,11 @@ export function listGlob(items: readonly string[]): { readonly glob: string } | 
     if (expanded === undefined) {
       return { problem: `with their braces expanded they are more than ${MAX_LIST_GLOBS} globs, the most Scout puts in one alternation. ${perCall}` };
     }
-    for (const value of expanded) if (value !== '' && !values.includes(value)) values.push(value);
+    for (const value of expanded) {
+      const folder = folderFiles(value, false);
+      // A value ending in "/" matches only folders, so it stands for their files alone.
+      for (const v of folder === undefined ? [value] : value.endsWith('/') ? [folder] : [value, folder]) if (v !== '' && !values.includes(v)) values.push(v);
+    }
   }
   if (values.length === 0) return { problem: 'they hold no glob. Give one glob, such as "*.ts".' };
   const placed = values.find((v) => v.startsWith('/') || /(?:^|\/)\.{0,2}\/|(?:^|\/)\.\.?$/.test(v));
@@ -186,6 +202,20 @@ export function listGlob(items: readonly string[]): { readonly glob: string } | 
   const anchored = values.some((v) => v.replace(/\/$/, '').includes('/'));
   const glob = values.length === 1 ? values[0]! : `{${values.map((v) => (anchored && !v.replace(/\/$/, '').includes('/') ? `**/${v}` : v)).join(',')}}`;
   return glob.length > MAX_ARGUMENT_CHARS ? { problem: `as one glob they are longer than ${MAX_ARGUMENT_CHARS} characters, the most for one glob. ${perCall}` } : { glob };
+}
+
+/**
+ * The glob of every file under the folders `glob` names, as Scout reads a glob that names folders (see
+ * `rereadings.ts`): `docs/` and `lib` are `**\/docs/**` and `**\/lib/**`, `src/**\/` is `src/**`. Undefined
+ * when its last segment holds a wildcard (it may name files: `*.ts`), or a "." unless `dotted` (`package.json`
+ * names a file far more often than a folder).
+ */
+export function folderFiles(glob: string, dotted = true): string | undefined {
+  const base = glob.replace(/\/+$/, '');
+  const last = base.slice(base.lastIndexOf('/') + 1);
+  if (!glob.endsWith('/') && (base === '' || /[*?[\]{}\\]/.test(last) || (!dotted && last.includes('.')))) return undefined;
+  if (base === '' || base === '**' || base.endsWith('/**')) return base === '' ? '**' : base;
+  return base.startsWith('/') || base.startsWith('**/') ? `${base}/**` : `**/${base}/**`;
 }
 
 /**

@@ -221,6 +221,13 @@ function rootedElsewhere(argument: GlobArgument, firstSegment: string, target: R
 /** A `..` path segment anywhere in a glob, also as a branch of `{ }` (`{../a,b}`). */
 const DOT_DOT_SEGMENT = /(?:^|[/{,])\.\.(?=$|[/},])/;
 
+/**
+ * A `.` segment, or a branch starting with "/" or "./", inside `{ }` (`{./src/*.ts,a}`, `src/{a/.,b}`,
+ * `{/ws/x,a}`): rg matches paths relative to the workdir, which hold neither, so the branch would match
+ * nothing; Scout reads them away only outside braces.
+ */
+const PLACED_IN_BRACES = /[{,](?:\.(?=[/},])|\/)|\/\.(?=[},])/;
+
 /** Characters that make a path segment a glob: a `..` after one cannot be taken back. */
 const SEGMENT_WILDCARDS = /[*?[\]{}\\]/;
 
@@ -228,21 +235,26 @@ const SEGMENT_WILDCARDS = /[*?[\]{}\\]/;
  * Why a glob's `..` cannot be resolved: it climbs above the workdir, follows a segment with a wildcard (`*`,
  * `{a,b}`), or is a branch of `{ }`.
  */
-type DotDotProblem = { readonly kind: 'outside' } | { readonly kind: 'afterWildcard'; readonly segment: string } | { readonly kind: 'inBraces' };
+type DotDotProblem =
+  | { readonly kind: 'outside' }
+  | { readonly kind: 'afterWildcard'; readonly segment: string }
+  | { readonly kind: 'inBraces' }
+  | { readonly kind: 'placedInBraces' };
 
 /**
  * `text` (a workdir-relative glob, `/`-separated) with its `.` and empty segments dropped (`src/./d1/*.ts` and
  * `src//d1/*.ts` → `src/d1/*.ts`) and each `..` segment taken back together with the segment before it
  * (`src/lib/../*.ts` → `src/*.ts`, `src/..` → the empty glob of the workdir itself). rg matches paths below its
  * working directory, which never hold `.`, `..` or `//`, so a glob with one would match nothing. A trailing `/`
- * is kept (it means directories only); `.` inside `{ }` is left alone.
+ * is kept (it means directories only).
  *
  * @returns undefined when `text` has no such segment; `{ text, dotDot }` when each one could be resolved
  *   (`dotDot` when it had `..`); `{ problem }` when a `..` climbs above the workdir (`../*`, `src/../../*.txt`),
  *   or follows a segment with a wildcard or sits inside `{ }` (`**\/../x`, `{../a,b}`), whose parent no glob
- *   can name.
+ *   can name, and when a `.` segment or a branch starting with "/" sits inside `{ }` ({@link PLACED_IN_BRACES}).
  */
 function resolveSegments(text: string): { readonly text: string; readonly dotDot: boolean } | { readonly problem: DotDotProblem } | undefined {
+  if (text.includes('{') && PLACED_IN_BRACES.test(text)) return { problem: { kind: 'placedInBraces' } };
   const segments = text.split('/');
   const last = segments.length - 1;
   const dotDot = DOT_DOT_SEGMENT.test(text);
@@ -273,6 +285,12 @@ function dotDotError(argument: GlobArgument, problem: DotDotProblem, target: Res
     return new ToolError(
       'PATH_OUTSIDE_WORKSPACE',
       `${subject} climbs out of the workspace folder ${displayPath(target.workdir)} with "..", and ${tool} only files inside it. Give ${article(argument.name)} relative to the folder, without "..": "src/**/*.ts" matches the .ts files under its folder "src".`,
+    );
+  }
+  if (problem.kind === 'placedInBraces') {
+    return new ToolError(
+      'INVALID_ARGUMENT',
+      `${subject} has a "." segment or a branch starting with "/" inside { }: ripgrep matches paths relative to the workspace folder, without ".", so that branch would match nothing. Write each branch relative to the folder ("{./src/*.ts,a.md}" is "{src/*.ts,a.md}") and call again.`,
     );
   }
   const where = problem.kind === 'inBraces' ? 'inside { }' : `after ${quoteValue(problem.segment)}`;

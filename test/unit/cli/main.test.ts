@@ -193,9 +193,27 @@ describe('CLI', function () {
     }
   });
 
-  // SIGHUP is a closed terminal: it used to end the CLI at once and leave a slow rg searching for nobody.
-  for (const sig of ['SIGINT', 'SIGHUP'] as const) {
-    it(`cancels a running search on ${sig === 'SIGINT' ? 'Ctrl-C' : 'SIGHUP'}: SEARCH_ABORTED, exit 1, no rg left`, async () => {
+  // A closed terminal fails a write with EIO, not EPIPE; the handler threw it and Node aborted (signal 6).
+  it('ends with the run\'s own status when writing to a closed terminal fails with EIO', async () => {
+    const dir = makeTree({ 'a.txt': 'needle\n' });
+    try {
+      // No pseudo-terminal can be made from Node, so the terminal's answer to every write is played by a preload.
+      const preload = path.join(dir, 'closed-terminal.cjs');
+      writeFileSync(preload, "process.stdout.write = function () { process.nextTick(() => this.emit('error', Object.assign(new Error('write EIO'), { code: 'EIO', errno: -5, syscall: 'write' }))); return false; };\n");
+      const child = spawn(process.execPath, ['--require', preload, '--import', TSX_LOADER, CLI_MAIN, 'grep', '{"pattern":"needle"}', '--cwd', dir]);
+      let stderr = '';
+      child.stderr.on('data', (c) => (stderr += c));
+      const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+      assert.deepEqual([status, signal], [0, null], stderr);
+      assert.equal(stderr, '');
+    } finally {
+      removeTree(dir);
+    }
+  });
+
+  // SIGHUP is a closed terminal, SIGQUIT Ctrl-\: each ended the CLI at once and left a slow rg searching for nobody.
+  for (const sig of ['SIGINT', 'SIGHUP', 'SIGQUIT'] as const) {
+    it(`cancels a running search on ${sig === 'SIGINT' ? 'Ctrl-C' : sig}: SEARCH_ABORTED, exit 1, no rg left`, async () => {
       writeSlowCorpus(root, 'slow', 40, 500_000);
       const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI_MAIN, 'grep', JSON.stringify({ pattern: SLOW_PATTERN })], { cwd: root });
       let stdout = '';

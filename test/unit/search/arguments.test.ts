@@ -84,24 +84,32 @@ describe('glob and grep arguments', () => {
     });
 
     it('suggests braces built from a comma list of other globs too', () => {
-      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: 'src/**,*.md' }, config)), 'include must be ONE glob, not a comma-separated list ("src/**,*.md"). Use brace alternation instead: "{src/**,**/*.md}".');
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: 'src/**,*.md' }, config)), 'include must be ONE glob, not a comma-separated list ("src/**,*.md"). Use brace alternation instead: "{src/**,**/*.md}". A comma that is part of a file name is escaped: "src/**\\\\,*.md".');
     });
 
     // Both suggested the made-up "*.{ts,txt}", which drops globs and adds .txt: a silently narrower search.
     it('keeps every glob of a list whose items hold braces or commas, and adds none', () => {
       assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: ['*.{ts,md}', '*.py'] }, config)), 'include: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "*.{ts,md,py}".');
-      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: ['*,ts', '*.md'] }, config)), 'include: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "{*,ts,*.md}".');
+      // In a JSON list a comma is part of a name, as rg reads it: "*,ts" split into "*" matched every file.
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: ['*,ts', '*.md'] }, config)), 'include: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "{*\\\\,ts,*.md}".');
       assert.equal(argumentError(() => globTool.parse({ pattern: ['*.{ts,md}', '*.py'] }, config)), 'pattern: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "*.{ts,md,py}".');
       assert.equal(argumentError(() => globTool.parse({ pattern: ['src/{a,b}/*.ts', 'docs/**'] }, config)), 'pattern: must be ONE glob as a string, not a list of 2. Put them in one glob with brace alternation: "{src/a/*.ts,src/b/*.ts,docs/**}".');
-      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: '*.{ts,md},*.py' }, config)), 'include must be ONE glob, not a comma-separated list ("*.{ts,md},*.py"). Use brace alternation instead: "*.{ts,md,py}".');
+      assert.match(argumentError(() => grepTool.parse({ pattern: 'x', include: '*.{ts,md},*.py' }, config)), /^include must be ONE glob, not a comma-separated list \("\*\.\{ts,md\},\*\.py"\)\. Use brace alternation instead: "\*\.\{ts,md,py\}"\. /);
       // rg drops an empty alternative, so "*.{ts,}" is "*.ts" and "*." is not added.
       assert.match(argumentError(() => grepTool.parse({ pattern: 'x', include: ['*.{ts,}', '*.md'] }, config)), /brace alternation: "\*\.\{ts,md\}"\.$/);
     });
 
     it('suggests the one glob it builds, and that glob finds what each item finds', async () => {
-      const root = makeTree({ 'ws/a.ts': '', 'ws/b.md': '', 'ws/c.py': '', 'ws/d.txt': '', 'ws/ts': '' });
+      const root = makeTree({ 'ws/a.ts': '', 'ws/b.md': '', 'ws/c.py': '', 'ws/d.txt': '', 'ws/ts': '', 'ws/e,ts': '', 'ws/docs/r.md': '', 'ws/lib/p.py': '', 'ws/src/x/y.ts': '', 'ws/src/z.txt': '' });
       try {
-        for (const [items, expected] of [[['*.{ts,md}', '*.py'], ['a.ts', 'b.md', 'c.py']], [['*,ts', '*.md'], ['a.ts', 'b.md', 'c.py', 'd.txt', 'ts']]] as const) {
+        const cases = [
+          [['*.{ts,md}', '*.py'], ['a.ts', 'b.md', 'c.py', 'docs/r.md', 'lib/p.py', 'src/x/y.ts']],
+          [['*,ts', '*.md'], ['b.md', 'docs/r.md', 'e,ts']],
+          // Folders, as Scout reads each alone: "docs/" and "lib/" gave "{docs/,lib/}", which matched nothing.
+          [['docs/', 'lib/'], ['docs/r.md', 'lib/p.py']],
+          [['src', '*.md'], ['b.md', 'docs/r.md', 'src/x/y.ts', 'src/z.txt']],
+        ] as const;
+        for (const [items, expected] of cases) {
           const glob = /brace alternation: (".*")\.$/.exec(argumentError(() => globTool.parse({ pattern: items }, config)))![1]!;
           const out = await runTool(globTool, { pattern: JSON.parse(glob) as string }, { folders: [folder(`${root}/ws`)] });
           assert.deepEqual([...out.value.paths].sort(), expected, glob);
@@ -112,6 +120,8 @@ describe('glob and grep arguments', () => {
     });
 
     it('says why no one glob means the list, and what to do instead, never a made-up example', () => {
+      // "*,ts" was split into "*" and "ts": "{*,ts}" matches every file.
+      assert.match(argumentError(() => grepTool.parse({ pattern: 'x', include: '*,ts' }, config)), /No one glob means the same: split at its commas it holds "\*", which matches every file\. Give the globs you meant \("\.ts" files are "\*\.ts"\)\. A comma that is part of a file name is escaped: "\*\\\\,ts"\.$/);
       const include = (value: unknown) => argumentError(() => grepTool.parse({ pattern: 'x', include: value }, config));
       const list = 'include: must be ONE glob as a string, not a list of 2. No one glob means the same:';
       // An absolute path inside braces matches nothing: "{**/*.ts,/tmp/ws/weird/*.txt}" found only the .ts files.
@@ -122,7 +132,7 @@ describe('glob and grep arguments', () => {
       assert.equal(include(['*.ts', '!*.test.ts']), `${list} "!*.test.ts" is an exclusion ("!…"), and a glob cannot exclude. Give only the globs of the files you want.`);
       assert.equal(include(['*.{a,b,c,d,e,f,g,h}{1,2,3,4,5,6,7,8}', '*.md']), `${list} with their braces expanded they are more than 64 globs, the most Scout puts in one alternation. Make one call per glob.`);
       assert.equal(include(['*.{ts', '*.md']), `${list} "*.{ts" has a "{" that is never closed. Close it, or escape it as "\\{".`);
-      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: '**/*.ts,/tmp/ws/weird/*.txt' }, config)), 'include must be ONE glob, not a comma-separated list ("**/*.ts,/tmp/ws/weird/*.txt"). No one glob means the same: "/tmp/ws/weird/*.txt" starts with "/", which Scout reads only in a glob of its own: inside braces it would match nothing. Make one call per glob. Or give paths relative to the workspace folder.');
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: '**/*.ts,/tmp/ws/weird/*.txt' }, config)), 'include must be ONE glob, not a comma-separated list ("**/*.ts,/tmp/ws/weird/*.txt"). No one glob means the same: "/tmp/ws/weird/*.txt" starts with "/", which Scout reads only in a glob of its own: inside braces it would match nothing. Make one call per glob. Or give paths relative to the workspace folder. A comma that is part of a file name is escaped: "**/*.ts\\\\,/tmp/ws/weird/*.txt".');
       assert.match(argumentError(() => globTool.parse({ pattern: '*.ts,!*.d.ts' }, config)), /No one glob means the same: "!\*\.d\.ts" is an exclusion/);
       for (const message of [include(['**/*.ts', '/tmp/ws/weird/*.txt']), include(['*.ts', '!*.test.ts'])]) assert.doesNotMatch(message, /txt\}|\{ts,txt/);
     });
@@ -145,7 +155,7 @@ describe('glob and grep arguments', () => {
     });
     it('rejects "*.ts,*.txt", which rg would read as one glob containing a comma, and suggests "*.{ts,txt}"', () => {
       const message = argumentError(() => globTool.parse({ pattern: '*.ts,*.txt' }, config));
-      assert.equal(message, 'pattern must be ONE glob, not a comma-separated list ("*.ts,*.txt"). Use brace alternation instead: "*.{ts,txt}".');
+      assert.equal(message, 'pattern must be ONE glob, not a comma-separated list ("*.ts,*.txt"). Use brace alternation instead: "*.{ts,txt}". A comma that is part of a file name is escaped: "*.ts\\\\,*.txt".');
     });
     it('accepts brace alternation, a class holding a comma, and a "!" not at the start', () => {
       for (const pattern of ['*.{ts,txt}', '[,]x', 'a[!b]c', 'x!']) assert.deepEqual(globTool.parse({ pattern }, config), { pattern });

@@ -335,6 +335,20 @@ describe('glob and include: ".." segments, which rg never matches', function () 
     assert.match((await toolFailure(globTool, { pattern: '{../top.txt,x}' }, { folders })).message, /has a "\.\." inside \{ \}, which Scout cannot resolve/);
   });
 
+  // Each found less with no word: "{./src/*.ts,top.md}" only top.md, "src/{./a,b}/*.ts" only src/b.
+  it('refuses a "." segment or a branch starting with "/" inside { }, which would match nothing, with the fix', async () => {
+    const absolute = `{${folders[0]!.path}/src/*.txt,x}`;
+    for (const pattern of ['{./src/*.txt,top.txt}', 'src/{./lib,x}/*.ts', '{src/lib/.,x}/*.ts', '{.}', absolute]) {
+      const error = await toolFailure(globTool, { pattern }, { folders });
+      assert.equal(error.code, 'INVALID_ARGUMENT', pattern);
+      assert.match(error.message, /has a "\." segment or a branch starting with "\/" inside \{ \}: .* Write each branch relative to the folder \("\{\.\/src\/\*\.ts,a\.md\}" is "\{src\/\*\.ts,a\.md\}"\)/, pattern);
+    }
+    assert.equal((await toolFailure(grepTool, { pattern: 'needle', include: '{./src/*.txt,nothing.md}' }, { folders })).code, 'INVALID_ARGUMENT');
+    // Dots that are part of a name, and "//" (read away), are no such branch.
+    assert.deepEqual(files(await runTool(globTool, { pattern: '{src/*.txt,.hidden}' }, { folders })), ['src/b.txt']);
+    assert.deepEqual(files(await runTool(globTool, { pattern: '*.{txt,.x}' }, { folders })).sort(), ['src/b.txt', 'top.txt']);
+  });
+
   it('leaves names that only hold dots alone ("..." and "..x" are names, not "..")', async () => {
     assert.equal((await runTool(globTool, { pattern: 'src/...' }, { folders })).text.split('\n')[0], 'No files found');
     assert.equal((await runTool(globTool, { pattern: '..x/*' }, { folders })).text.split('\n')[0], 'No files found');
