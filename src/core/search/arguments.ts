@@ -64,10 +64,10 @@ function globListError(noGlob: string) {
     if (!items.every((item): item is string => typeof item === 'string')) {
       return 'must be ONE glob as a string, not a list. Give one glob; brace alternation puts several in one ("{a,b}").';
     }
-    if (items.length === 1) return `must be a string, not a list. Give the glob itself: ${quoteValue(items[0]!)}.`;
+    if (items.length === 1) return items[0]!.trim() === '' ? `must be a string, not a list. ${noGlob}` : `must be a string, not a list. Give the glob itself: ${quoteValue(items[0]!)}.`;
     const one = listGlob(items, false);
     const list = `must be ONE glob as a string, not a list of ${items.length}.`;
-    return 'glob' in one ? `${list} Put them in one glob with brace alternation: ${quoteValue(one.glob)}.` : `${list} No one glob means the same: ${one.problem}`;
+    return 'glob' in one ? `${list} Put them in one glob with brace alternation: ${quoteValue(one.glob)}.${one.caveat ? ` ${one.caveat}` : ''}` : `${list} No one glob means the same: ${one.problem}`;
   };
 }
 
@@ -132,7 +132,7 @@ export function oneGlobProblem(name: string, glob: string, instead: string): str
   const one = listGlob([glob], true);
   const list = `${name} must be ONE glob, not a comma-separated list (${quoteValue(glob)}).`;
   const literal = `A comma that is part of a file name is escaped: ${quoteValue(braces.parts.join('\\,'))}.`;
-  return 'glob' in one ? `${list} Use brace alternation instead: ${quoteValue(one.glob)}. ${literal}` : `${list} No one glob means the same: ${one.problem} ${literal}`;
+  return 'glob' in one ? `${list} Use brace alternation instead: ${quoteValue(one.glob)}.${one.caveat ? ` ${one.caveat}` : ''} ${literal}` : `${list} No one glob means the same: ${one.problem} ${literal}`;
 }
 
 const FLATTER = 'Use a flatter glob: one level of alternation such as "*.{ts,tsx}" is enough for a list of names or extensions.';
@@ -148,11 +148,12 @@ const MAX_LIST_GLOBS = 64;
  * With `splitCommas` (a comma list, `*.ts,*.md`) each item is split at its top-level commas; otherwise (items
  * of a JSON list) such a comma is part of a name, as rg reads it, and is kept escaped (`\,`). Each item's
  * `{…}` alternations are expanded (`["*.{ts,md}","*.py"]` is `*.ts`, `*.md`, `*.py`), empty alternatives
- * dropped as rg drops them. A value that names folders (`docs/`, `lib`; see {@link folderFiles}) also stands
- * for the files under them, as Scout reads it alone. The values become one flat alternation, `*.{ts,md,py}`
- * when each is an extension glob, else `{a,b}` where a value without "/" among values with one gets `**\/`,
- * since rg matches an alternation holding "/" against the whole path, so it keeps matching at any depth.
- * Every value is kept as given and nothing else is added.
+ * dropped as rg drops them. A value ending in "/" (`docs/`: folders only) stands for the files under them,
+ * `docs/**`, as Scout reads it alone; a name without a wildcard gets a `caveat`: inside braces it matches only
+ * files of that name, where Scout alone would read a folder of that name as its files. The values become one
+ * flat alternation, `*.{ts,md,py}` when each is an extension glob, else `{a,b}` where a value without "/"
+ * among values with one gets `**\/`, since rg matches an alternation holding "/" against the whole path, so
+ * it keeps matching at any depth. Every value is kept as given and nothing else is added.
  *
  * There is no such glob when a split part matches every file (`*,ts`: a comma typed for a dot, most likely),
  * when an item is an exclusion (`!…`: no glob excludes), when a value starts with "/"
@@ -160,7 +161,7 @@ const MAX_LIST_GLOBS = 64;
  * would match nothing), when an item has an unclosed `{` or nests braces more than {@link MAX_BRACE_DEPTH}
  * levels, or when there are more than {@link MAX_LIST_GLOBS} values or {@link MAX_ARGUMENT_CHARS} characters.
  */
-export function listGlob(items: readonly string[], splitCommas: boolean): { readonly glob: string } | { readonly problem: string } {
+export function listGlob(items: readonly string[], splitCommas: boolean): { readonly glob: string; readonly caveat?: string } | { readonly problem: string } {
   const perCall = 'Make one call per glob.';
   if (items.reduce((n, item) => n + item.length, 0) > MAX_ARGUMENT_CHARS) {
     return { problem: `together they are longer than ${MAX_ARGUMENT_CHARS} characters, the most for one glob. ${perCall}` };
@@ -186,9 +187,9 @@ export function listGlob(items: readonly string[], splitCommas: boolean): { read
       return { problem: `with their braces expanded they are more than ${MAX_LIST_GLOBS} globs, the most Scout puts in one alternation. ${perCall}` };
     }
     for (const value of expanded) {
-      const folder = folderFiles(value, false);
-      // A value ending in "/" matches only folders, so it stands for their files alone.
-      for (const v of folder === undefined ? [value] : value.endsWith('/') ? [folder] : [value, folder]) if (v !== '' && !values.includes(v)) values.push(v);
+      // A value ending in "/" matches only folders, so it stands for the files under them, as Scout reads it.
+      const v = value.endsWith('/') ? `${value}**` : value;
+      if (v !== '' && !values.includes(v)) values.push(v);
     }
   }
   if (values.length === 0) return { problem: 'they hold no glob. Give one glob, such as "*.ts".' };
@@ -197,25 +198,19 @@ export function listGlob(items: readonly string[], splitCommas: boolean): { read
     const what = placed.startsWith('/') ? 'starts with "/"' : 'holds a ".", ".." or empty ("//") segment';
     return { problem: `${quoteValue(placed)} ${what}, which Scout reads only in a glob of its own: inside braces it would match nothing. ${perCall} Or give paths relative to the workspace folder.` };
   }
+  // A name without a wildcard may be a folder's, which Scout alone reads as the files under it; inside braces
+  // it matches only a file of that name. Scout cannot tell which here, so the suggestion says so.
+  const names = values.filter((v) => !/[*?[\]{}\\]/.test(v.slice(v.lastIndexOf('/') + 1)));
+  const caveat =
+    names.length === 0
+      ? undefined
+      : `Inside braces ${names.map(quoteValue).join(', ')} ${names.length === 1 ? 'matches' : 'match'} only files of that name, not the files in a folder of that name: for those, write ${quoteValue(`${names[0]}/**`)}.`;
   const extensions = values.map((v) => /^\*\.([\w.-]+)$/.exec(v)?.[1]);
   if (extensions.every((e) => e !== undefined)) return { glob: values.length === 1 ? values[0]! : `*.{${extensions.join(',')}}` };
   const anchored = values.some((v) => v.replace(/\/$/, '').includes('/'));
   const glob = values.length === 1 ? values[0]! : `{${values.map((v) => (anchored && !v.replace(/\/$/, '').includes('/') ? `**/${v}` : v)).join(',')}}`;
-  return glob.length > MAX_ARGUMENT_CHARS ? { problem: `as one glob they are longer than ${MAX_ARGUMENT_CHARS} characters, the most for one glob. ${perCall}` } : { glob };
-}
-
-/**
- * The glob of every file under the folders `glob` names, as Scout reads a glob that names folders (see
- * `rereadings.ts`): `docs/` and `lib` are `**\/docs/**` and `**\/lib/**`, `src/**\/` is `src/**`. Undefined
- * when its last segment holds a wildcard (it may name files: `*.ts`), or a "." unless `dotted` (`package.json`
- * names a file far more often than a folder).
- */
-export function folderFiles(glob: string, dotted = true): string | undefined {
-  const base = glob.replace(/\/+$/, '');
-  const last = base.slice(base.lastIndexOf('/') + 1);
-  if (!glob.endsWith('/') && (base === '' || /[*?[\]{}\\]/.test(last) || (!dotted && last.includes('.')))) return undefined;
-  if (base === '' || base === '**' || base.endsWith('/**')) return base === '' ? '**' : base;
-  return base.startsWith('/') || base.startsWith('**/') ? `${base}/**` : `**/${base}/**`;
+  if (glob.length > MAX_ARGUMENT_CHARS) return { problem: `as one glob they are longer than ${MAX_ARGUMENT_CHARS} characters, the most for one glob. ${perCall}` };
+  return caveat === undefined ? { glob } : { glob, caveat };
 }
 
 /**

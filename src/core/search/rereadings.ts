@@ -3,7 +3,7 @@ import { grepArgv } from '../ripgrep/argv';
 import { escapeGlobLiteral, matchesPath } from '../ripgrep/globs';
 import type { ToolEnv } from '../tool';
 import type { ResolvedTarget } from '../workspace/folders';
-import { folderFiles, listGlob } from './arguments';
+import { listGlob } from './arguments';
 import { Counter } from './explain';
 import { includeFilter } from './include';
 import { parseGlobArgument, type GlobArgument, type ReadGlob } from './patterns';
@@ -50,7 +50,7 @@ export async function rereadings(argument: GlobArgument, read: ReadGlob, target:
     const glob = `${escapeGlobLiteral(subPath)}/${text}`;
     add(glob, `matched nothing from the workspace folder (a glob with "/" is matched from there), so it was read relative to path, as ${quoteValue(glob)}.`);
   }
-  const folders = folderFiles(read.glob);
+  const folders = underFolders(read.glob);
   if (folders !== undefined) {
     const what = read.glob.endsWith('/') ? 'matches folders only' : 'matched no file and names folders';
     add(folders, `${what}, so it was read as ${quoteValue(folders)}: every file under the folders it names.`);
@@ -145,6 +145,17 @@ export function caseInsensitiveGlob(glob: string): string | undefined {
     } else out += c;
   }
   return changed ? out : undefined;
+}
+
+/**
+ * The glob of every file under the folders `glob` names (see {@link rereadings}, 3), or undefined when its
+ * last segment is a wildcard (it may name files).
+ */
+function underFolders(glob: string): string | undefined {
+  const base = glob.replace(/\/+$/, '');
+  if (!glob.endsWith('/') && (base === '' || /[*?[\]{}\\]/.test(base.slice(base.lastIndexOf('/') + 1)))) return undefined;
+  if (base === '' || base === '**' || base.endsWith('/**')) return base === '' ? '**' : base;
+  return base.startsWith('/') || base.startsWith('**/') ? `${base}/**` : `**/${base}/**`;
 }
 
 /**

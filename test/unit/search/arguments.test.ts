@@ -105,18 +105,29 @@ describe('glob and grep arguments', () => {
         const cases = [
           [['*.{ts,md}', '*.py'], ['a.ts', 'b.md', 'c.py', 'docs/r.md', 'lib/p.py', 'src/x/y.ts']],
           [['*,ts', '*.md'], ['b.md', 'docs/r.md', 'e,ts']],
-          // Folders, as Scout reads each alone: "docs/" and "lib/" gave "{docs/,lib/}", which matched nothing.
+          // A folder given with its "/": "docs/" and "lib/" gave "{docs/,lib/}", which matched nothing.
           [['docs/', 'lib/'], ['docs/r.md', 'lib/p.py']],
-          [['src', '*.md'], ['b.md', 'docs/r.md', 'src/x/y.ts', 'src/z.txt']],
+          // A bare name matches files of that name only; the suggestion says so (below).
+          [['src', '*.md'], ['b.md', 'docs/r.md']],
         ] as const;
         for (const [items, expected] of cases) {
-          const glob = /brace alternation: (".*")\.$/.exec(argumentError(() => globTool.parse({ pattern: items }, config)))![1]!;
+          const glob = /brace alternation: ("(?:[^"\\]|\\.)*")\./.exec(argumentError(() => globTool.parse({ pattern: items }, config)))![1]!;
           const out = await runTool(globTool, { pattern: JSON.parse(glob) as string }, { folders: [folder(`${root}/ws`)] });
           assert.deepEqual([...out.value.paths].sort(), expected, glob);
         }
       } finally {
         removeTree(root);
       }
+    });
+
+    // "src" alone is read as the files under the folder src; inside braces it matches only files named src.
+    it('says that a name without a wildcard matches only files of that name inside braces, and how to get a folder\'s files', () => {
+      assert.equal(
+        argumentError(() => globTool.parse({ pattern: ['src', 'x.d', '*.md'] }, config)),
+        'pattern: must be ONE glob as a string, not a list of 3. Put them in one glob with brace alternation: "{src,x.d,*.md}". Inside braces "src", "x.d" match only files of that name, not the files in a folder of that name: for those, write "src/**".',
+      );
+      assert.doesNotMatch(argumentError(() => globTool.parse({ pattern: ['*.ts', 'docs/'] }, config)), /Inside braces/);
+      assert.equal(argumentError(() => grepTool.parse({ pattern: 'x', include: [' '] }, config)), 'include: must be a string, not a list. Leave include out to search every file, or give one glob, such as "*.ts".');
     });
 
     it('says why no one glob means the list, and what to do instead, never a made-up example', () => {
