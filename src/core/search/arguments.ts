@@ -156,10 +156,10 @@ const MAX_LIST_GLOBS = 64;
  * it keeps matching at any depth. Every value is kept as given and nothing else is added.
  *
  * There is no such glob when a split part matches every file (`*,ts`: a comma typed for a dot, most likely),
- * when an item is an exclusion (`!…`: no glob excludes), when a value starts with "/"
- * or holds a `.`, `..` or empty (`//`) segment (Scout reads those in a glob of its own, see patterns.ts; inside braces they
- * would match nothing), when an item has an unclosed `{` or nests braces more than {@link MAX_BRACE_DEPTH}
- * levels, or when there are more than {@link MAX_LIST_GLOBS} values or {@link MAX_ARGUMENT_CHARS} characters.
+ * when an item is an exclusion (`!…`: no glob excludes), when a value starts with "/" or holds a `.`, `..` or
+ * empty (`//`) segment (Scout reads those in a glob of its own, see patterns.ts; inside braces they would
+ * match nothing), when an item has an unclosed `{` or nests braces more than {@link MAX_BRACE_DEPTH} levels,
+ * or when there are more than {@link MAX_LIST_GLOBS} values or {@link MAX_ARGUMENT_CHARS} characters.
  */
 export function listGlob(items: readonly string[], splitCommas: boolean): { readonly glob: string; readonly caveat?: string } | { readonly problem: string } {
   const perCall = 'Make one call per glob.';
