@@ -13,19 +13,21 @@ import { parseGlobArgument, type GlobArgument, type ReadGlob } from './patterns'
  * patterns.ts. Each fixes a way models write globs that rg reads otherwise; they are tried in this order only
  * after an empty result, so a glob that finds files keeps rg's meaning, and the first reading that finds
  * files is used, with a note:
- * 1. relative to `path`: a glob with "/" is matched from the workspace folder, so `lib/*.ts` with path `src`
+ * 1. white space at either end (`" top.md"`), read without it;
+ * 2. relative to `path`: a glob with "/" is matched from the workspace folder, so `lib/*.ts` with path `src`
  *    is also tried as `src/lib/*.ts`;
- * 2. folders at any depth: a value whose last segment has no wildcard (`lib`, `workflows`, `nested/deep`,
- *    `**\/src`), or that ends with "/" (`**\/src/`, `src/**\/`, `**\/`), names folders, and glob and include
- *    select files: it is read as the files under them (`**\/lib/**`);
- * 3. a list: `a|b` and white-space-separated globs (`src/**|test/**`, `*.ts *.md`) as the one glob they
+ * 3. folders at any depth: a value whose last segment has no wildcard (`lib`, `workflows`, `nested/deep`,
+ *    `**\/src`) or is a brace list of names (`{lib,docs}`), or that ends with "/" (`**\/src/`, `src/**\/`,
+ *    `**\/`), names folders, and glob and include select files: it is read as the files under them
+ *    (`**\/lib/**`);
+ * 4. a list: `a|b` and white-space-separated globs (`src/**|test/**`, `*.ts *.md`) as the one glob they
  *    mean (`{src/**,test/**}`, `*.{ts,md}`; a part without "/" among parts with one gets `**\/`, so it keeps
  *    matching at any depth; see `listGlob`); when that finds nothing too, the empty result names braces;
- * 4. the path a value spells another way: `\` as a path separator (`src\main.ts`, `C:\ws\src\x.ts`; on Linux
+ * 5. the path a value spells another way: `\` as a path separator (`src\main.ts`, `C:\ws\src\x.ts`; on Linux
  *    and macOS `\` escapes the next character, so `src\main.ts` meant `srcmain.ts`), the workspace folder's
  *    own path after `**\/` (`**\/home/me/ws/src/*.ts`), and in a single-root workspace a leading folder name
  *    (`ws/src/*.ts`; a Windows drive path is read from its segment that names the folder);
- * 5. case: globs are case-sensitive, as in rg, so a value with ASCII letters is tried case-insensitively last
+ * 6. case: globs are case-sensitive, as in rg, so a value with ASCII letters is tried case-insensitively last
  *    (`*.md` finds `Readme.MD`), each letter as a class of both cases (`*.[mM][dD]`), so the same glob works
  *    for rg's `--glob`, for grep's file type and for Scout's own matcher.
  * (Brackets of an existing folder, `app/[id]/*.tsx`, are read literally before any search: see patterns.ts.)
@@ -41,6 +43,9 @@ export async function rereadings(argument: GlobArgument, read: ReadGlob, target:
       // A reading that rg would reject, or that reaches into VCS metadata, is not tried.
     }
   };
+  // White space around a glob (`" top.md"`) is a slip far more often than part of a name; rg keeps it.
+  const trimmed = read.glob.trim();
+  if (trimmed !== read.glob && trimmed !== '') add(trimmed, `matched nothing with the white space at its ends, so it was read without it, as ${quoteValue(trimmed)}.`);
   const subPath = read.reading === 'glob' && target.kind === 'directory' && target.relPath !== '.' ? target.relPath : undefined;
   // A leading "/" here is a "./" the model wrote (patterns.ts), or rg's own anchor.
   const text = read.glob.startsWith('/') ? read.glob.slice(1) : read.glob;
@@ -77,7 +82,7 @@ export interface Rereading extends ReadGlob {
 
 /**
  * `glob` as brace alternation when it is a list: parts split at `|`, or else at white space when each part
- * holds a wildcard, "/" or "." (see {@link rereadings}, 3); two or more parts, made one glob by
+ * holds a wildcard, "/" or "." (see {@link rereadings}, 4); two or more parts, made one glob by
  * {@link listGlob}. Undefined otherwise, or when no one glob means the list.
  */
 function asAlternation(glob: string): string | undefined {
@@ -91,7 +96,7 @@ function asAlternation(glob: string): string | undefined {
 
 /**
  * The workdir-relative glob a value names when spelled with `\` separators, the folder's absolute path after
- * `**\/`, or a leading folder name (see {@link rereadings}, 4), and why; undefined when it spells none.
+ * `**\/`, or a leading folder name (see {@link rereadings}, 5), and why; undefined when it spells none.
  */
 function pathSpelled(glob: string, target: ResolvedTarget, folderCount: number): { glob: string; why: string } | undefined {
   const reasons: string[] = [];
@@ -153,10 +158,15 @@ export function caseInsensitiveGlob(glob: string): string | undefined {
  */
 function underFolders(glob: string): string | undefined {
   const base = glob.replace(/\/+$/, '');
-  if (!glob.endsWith('/') && (base === '' || /[*?[\]{}\\]/.test(base.slice(base.lastIndexOf('/') + 1)))) return undefined;
+  const last = base.slice(base.lastIndexOf('/') + 1);
+  // A brace list of plain names (`{lib,docs}`) names folders as one name does.
+  if (!glob.endsWith('/') && (base === '' || (/[*?[\]{}\\]/.test(last) && !NAME_LIST.test(last)))) return undefined;
   if (base === '' || base === '**' || base.endsWith('/**')) return base === '' ? '**' : base;
   return base.startsWith('/') || base.startsWith('**/') ? `${base}/**` : `**/${base}/**`;
 }
+
+/** A `{a,b}` alternation of two or more names that hold no wildcard. */
+const NAME_LIST = /^\{[^*?[\]{}\\,/]+(?:,[^*?[\]{}\\,/]+)+\}$/;
 
 /**
  * For grep: the first of {@link rereadings} of `include` that selects at least one file under the search

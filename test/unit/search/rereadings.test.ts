@@ -142,6 +142,20 @@ describe('rereading globs that found nothing (tester, items 2–5, 16, 17)', fun
       });
     }
 
+    // "{lib,workflows}" was a bare "No files found", though each name alone lists its folders' files.
+    it('glob "{lib,workflows}", a brace list of folder names, lists the files under each', async () => {
+      const out = await runTool(globTool, { pattern: '{lib,workflows}' }, { folders });
+      const listed = out.value.paths.filter((p) => !p.startsWith('dist/')).sort();
+      assert.deepEqual([listed, out.value.readAs], [['.github/workflows/ci.yml', 'src/lib/deep/more.ts', 'src/lib/util.ts'], '**/{lib,workflows}/**']);
+    });
+
+    // " package.json" (a space typed before it) was a bare "No files found".
+    it('reads a glob with white space at its ends without it, and says so', async () => {
+      const spaced = await runTool(globTool, { pattern: ' package.json' }, { folders });
+      assert.deepEqual([spaced.value.paths.length, spaced.value.readAs], [3, 'package.json']);
+      assert.deepEqual(notes(spaced.text), ['[pattern " package.json" matched nothing with the white space at its ends, so it was read without it, as "package.json".]']);
+    });
+
     it('glob "**/" lists every file', async () => {
       const out = await runTool(globTool, { pattern: '**/' }, { folders });
       assert.deepEqual([out.value.readAs, out.value.paths.length], ['**', 18]);
