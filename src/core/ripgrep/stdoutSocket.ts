@@ -49,8 +49,8 @@ const LARGE_READ_BYTES = 64 * 1024;
  * small read takes the same bytes in about 150 reads, at about a third of the CPU, and rg runs faster too.
  *
  * What a pipe guarantees still holds: when Scout's process dies, the kernel closes its end and rg's next write
- * fails (EPIPE), so rg cannot outlive Scout writing; and rg blocks once the socket is full, so nothing past
- * what Scout reads is ever held anywhere.
+ * fails (EPIPE, or ECONNRESET when unread bytes were left), so rg cannot outlive Scout writing; and rg
+ * blocks once the socket is full, so nothing past what Scout reads is ever held anywhere.
  *
  * The pair is made by listening on a name in a fresh private folder (`mkdtemp`, mode 0700, so only this
  * user can connect), connecting once, and removing the folder before rg starts.

@@ -106,7 +106,7 @@ describe('rg stdout socket', function () {
     assert.deepEqual(readdirSync(here).sort(), ['l'.repeat(120), 'not-a-folder'], 'and no socket under a shortened name beside it');
   });
 
-  it('a writer whose reader closed gets EPIPE at its next write, as with a pipe', async () => {
+  it('a writer whose reader closed gets an error at its next write (EPIPE, or ECONNRESET), as with a pipe', async () => {
     const socket = await openStdoutSocket();
     assert.ok(socket);
     // Writes until a write fails, then exits with 3 and the error code on stderr.
@@ -122,7 +122,8 @@ describe('rg stdout socket', function () {
     socket.close();
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     assert.equal(code, 3);
-    assert.equal(stderr, 'EPIPE');
+    // A Unix socket closed with bytes still unread in it resets the connection instead: the write fails all the same.
+    assert.ok(stderr === 'EPIPE' || stderr === 'ECONNRESET', stderr);
   });
 
   it("removes this user's pair folders left by a killed process, and nothing else", async () => {
