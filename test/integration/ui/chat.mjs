@@ -49,10 +49,14 @@ export async function ask(page, text) {
   // A pointer left where a button was (a tool question's Allow) can rest on the input's context-usage
   // indicator, whose hover then covers the input: move it away first, and close any hover. In VS Code 1.139
   // that hover (Session Info, with its Compact Conversation button) stays after the pointer leaves and Escape
-  // does not reach it; a click outside it, on an empty part of the title bar, closes it.
+  // does not reach it; a click outside it, on an empty part of the title bar, closes it. The same details can
+  // also open in a context view ("Reserved for response", the quota indicator), which covered the input once.
   await page.mouse.move(0, 0);
   await page.keyboard.press('Escape');
-  const hover = page.locator('.workbench-hover, .monaco-hover').filter({ visible: true }).filter({ hasText: 'Context Window' });
+  const hover = page
+    .locator('.workbench-hover, .monaco-hover, .context-view')
+    .filter({ visible: true })
+    .filter({ hasText: /Context Window|Reserved for response/ });
   if (await hover.count()) {
     await page.mouse.click(150, 10);
     await hover.first().waitFor({ state: 'hidden' });
