@@ -48,20 +48,24 @@ export async function focusAgentChat(page, modelName) {
 export async function ask(page, text) {
   // A pointer left where a button was (a tool question's Allow) can rest on the input's context-usage
   // indicator, whose hover then covers the input: move it away first, and close any hover. In VS Code 1.139
-  // that hover (Session Info, with its Compact Conversation button) stays after the pointer leaves and Escape
-  // does not reach it; a click outside it, on an empty part of the title bar, closes it. The same details can
-  // also open in a context view ("Reserved for response", the quota indicator), which covered the input once.
+  // that hover (Session Info: Context Window, Reserved for response, Compact Conversation) stays after the
+  // pointer leaves and Escape does not reach it; a click outside it, on an empty part of the title bar, closes
+  // it. It can also open while the click is on its way, so a click it intercepts is tried again.
   await page.mouse.move(0, 0);
   await page.keyboard.press('Escape');
-  const hover = page
-    .locator('.workbench-hover, .monaco-hover, .context-view')
-    .filter({ visible: true })
-    .filter({ hasText: /Context Window|Reserved for response/ });
-  if (await hover.count()) {
-    await page.mouse.click(150, 10);
-    await hover.first().waitFor({ state: 'hidden' });
+  const details = page.getByText(/^(Context Window|Reserved for response)$/).filter({ visible: true });
+  for (let attempt = 1; ; attempt++) {
+    if (await details.count()) {
+      await page.mouse.click(150, 10);
+      await details.first().waitFor({ state: 'hidden' });
+    }
+    try {
+      await chatInput(page).click({ timeout: 5_000 });
+      break;
+    } catch (e) {
+      if (attempt === 4) throw e;
+    }
   }
-  await chatInput(page).click();
   await page.keyboard.insertText(text);
   await page.keyboard.press('Enter');
 }
