@@ -232,8 +232,9 @@ const PLACED_IN_BRACES = /[{,](?:\.(?=[/},])|\/)|\/\.(?=[},])/;
 const SEGMENT_WILDCARDS = /[*?[\]{}\\]/;
 
 /**
- * Why a glob's `..` cannot be resolved: it climbs above the workdir, follows a segment with a wildcard (`*`,
- * `{a,b}`), or is a branch of `{ }`.
+ * Why a glob's segments cannot be resolved: a `..` climbs above the workdir, follows a segment with a wildcard
+ * (`*`, `{a,b}`), or is a branch of `{ }`; or a `.` segment or a "/"-rooted branch sits inside `{ }`
+ * (`placedInBraces`).
  */
 type DotDotProblem =
   | { readonly kind: 'outside' }
@@ -275,8 +276,9 @@ function resolveSegments(text: string): { readonly text: string; readonly dotDot
 }
 
 /**
- * The refusal of a glob argument whose `..` cannot be resolved (see {@link resolveSegments}): `PATH_OUTSIDE_WORKSPACE`
- * when it climbs out of the workspace folder, as a `path` outside it is; `INVALID_ARGUMENT` after a wildcard.
+ * The refusal of a glob argument whose segments cannot be resolved (see {@link resolveSegments}):
+ * `PATH_OUTSIDE_WORKSPACE` when a `..` climbs out of the workspace folder, as a `path` outside it is;
+ * `INVALID_ARGUMENT` after a wildcard or inside `{ }`.
  */
 function dotDotError(argument: GlobArgument, problem: DotDotProblem, target: ResolvedTarget): ToolError {
   const subject = `${argument.name} ${quoteValue(argument.value)}`;
