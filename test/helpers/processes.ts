@@ -35,3 +35,17 @@ export function findProcesses(test: (p: ProcessInfo) => boolean): ProcessInfo[] 
 export function processesUnder(dir: string): ProcessInfo[] {
   return findProcesses((p) => p.cwd !== undefined && (p.cwd === dir || p.cwd.startsWith(`${dir}/`)));
 }
+
+/**
+ * Sends `signal` to each of `processes`. A process that ended after it was listed (ESRCH) is already what
+ * the caller wants, so only other errors are thrown.
+ */
+export function killProcesses(processes: readonly ProcessInfo[], signal: NodeJS.Signals | number): void {
+  for (const p of processes) {
+    try {
+      process.kill(p.pid, signal);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+}

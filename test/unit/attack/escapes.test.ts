@@ -15,7 +15,7 @@ import { defaultCanonicalPathMethod } from '../../../src/core/workspaceSearch/re
 import { scanWorkspace } from '../../../src/core/workspaceSearch/scan';
 import { workspaceSearchTool } from '../../../src/core/workspaceSearch/tool';
 import { makeHostileWorkspace, shellQuote, type HostileWorkspace } from '../../helpers/hostileWorkspace';
-import { findProcesses } from '../../helpers/processes';
+import { findProcesses, killProcesses } from '../../helpers/processes';
 import { searchEnv } from '../../helpers/searchEnv';
 import { assertNotLeaked, assertWellFormed, callTool, visibleTexts, type Outcome } from '../../helpers/toolOutcome';
 
@@ -151,7 +151,8 @@ describe('attack: symlink and race escapes', function () {
     });
     after(() => {
       swapper.kill('SIGKILL');
-      for (const p of findProcesses((p) => p.argv.some((a) => a.includes(racing())))) process.kill(p.pid, 'SIGKILL');
+      // The loop's last `mv` may end between the listing and the kill.
+      killProcesses(findProcesses((p) => p.argv.some((a) => a.includes(racing()))), 'SIGKILL');
     });
 
     it('workspace_search never reads outside, and every tool answers with a result or a structured error', async function () {
