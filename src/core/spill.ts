@@ -79,50 +79,123 @@ export interface ReadingParts {
 }
 
 /**
- * The reading plan of a text made of `pieces`, plus `extraLines` lines of at most `extraChars` characters
- * before it (the heading): the largest part size, in lines, such that every part (lines 1–P, P+1–2P, …) has
- * at most {@link PART_MAX_CHARS} characters, counting a line as at most what a reader returns of it.
+ * The lengths of a text's lines, gathered piece by piece, and the reading plan they make ({@link plan}). A line
+ * counts as at most what a reader returns of it ({@link LINE_READ_MAX_CHARS}) plus its line feed.
  */
-export function readingParts(pieces: Iterable<string>, extraLines: readonly number[]): ReadingParts {
-  // ends[i]: characters a reader gets of lines 0..i, each line counted as at most LINE_READ_MAX_CHARS plus its
-  // line feed. A part's size is then one subtraction, so trying another part size costs a pass over the parts,
-  // not over the lines.
-  let ends: Float64Array = new Float64Array(4096);
-  let lines = 0;
-  let total = 0;
-  const add = (length: number): void => {
-    if (lines === ends.length) ends = grow(ends);
-    total += (length < LINE_READ_MAX_CHARS ? length : LINE_READ_MAX_CHARS) + 1;
-    ends[lines++] = total;
-  };
-  for (const length of extraLines) add(length);
-  let current = 0;
-  for (const piece of pieces) {
+export class LineLengths {
+  // ends[i]: characters a reader gets of lines 0..i. A part's size is then one subtraction, so trying another
+  // part size costs a pass over the parts, not over the lines. The methods run once per line or per file of a
+  // large result, in code the engine has not compiled yet on a host's first large call: they call nothing.
+  private ends: Float64Array = new Float64Array(4096);
+  private lines = 0;
+  private total = 0;
+  /** Characters of the line not ended yet. */
+  private current = 0;
+
+  /** Adds `length` characters to the current line and ends it, as the text `x.repeat(length) + '\n'` would. */
+  addLine(length: number): void {
+    this.current += length;
+    this.addLineBreak();
+  }
+
+  /** Ends the current line, as the text `'\n'` would. */
+  addLineBreak(): void {
+    if (this.lines === this.ends.length) this.ends = grow(this.ends, this.lines + 1);
+    const length = this.current;
+    this.ends[this.lines++] = this.total += (length < LINE_READ_MAX_CHARS ? length : LINE_READ_MAX_CHARS) + 1;
+    this.current = 0;
+  }
+
+  /** Adds the text `piece`, which may end in the middle of a line. */
+  addText(piece: string): void {
     let from = 0;
     for (let nl = piece.indexOf('\n'); nl >= 0; nl = piece.indexOf('\n', from)) {
-      add(current + nl - from);
-      current = 0;
+      this.current += nl - from;
+      this.addLineBreak();
       from = nl + 1;
     }
-    current += piece.length - from;
+    this.current += piece.length - from;
   }
-  add(current);
-  let partLines = PART_MAX_LINES;
-  for (;;) {
-    let widest = 0;
-    for (let start = 0; start < lines; start += partLines) {
-      const chars = ends[Math.min(start + partLines, lines) - 1]! - (start > 0 ? ends[start - 1]! : 0);
-      if (chars > widest) widest = chars;
+
+  /**
+   * Adds `lines` joined by line feeds, as `addText(lines.join('\n'))` would, for a caller that holds the lines
+   * (none holding a line feed): no line is scanned.
+   */
+  addLines(lines: readonly string[]): void {
+    const n = lines.length;
+    if (n === 0) return;
+    if (this.lines + n > this.ends.length) this.ends = grow(this.ends, this.lines + n);
+    const ends = this.ends;
+    let count = this.lines;
+    let total = this.total;
+    let length = this.current + lines[0]!.length;
+    for (let i = 1; i < n; i++) {
+      total += (length < LINE_READ_MAX_CHARS ? length : LINE_READ_MAX_CHARS) + 1;
+      ends[count++] = total;
+      length = lines[i]!.length;
     }
-    if (widest <= PART_MAX_CHARS || partLines === 1) break;
-    partLines = Math.max(1, Math.min(partLines - 1, Math.floor((partLines * PART_MAX_CHARS) / widest)));
+    this.lines = count;
+    this.total = total;
+    this.current = length;
   }
-  return { lines, partLines };
+
+  /** Adds lines of these `lengths` joined by line feeds, as {@link addLines} adds lines of these lengths. */
+  addLineLengths(lengths: readonly number[]): void {
+    const n = lengths.length;
+    if (n === 0) return;
+    if (this.lines + n > this.ends.length) this.ends = grow(this.ends, this.lines + n);
+    const ends = this.ends;
+    let count = this.lines;
+    let total = this.total;
+    let length = this.current + lengths[0]!;
+    for (let i = 1; i < n; i++) {
+      total += (length < LINE_READ_MAX_CHARS ? length : LINE_READ_MAX_CHARS) + 1;
+      ends[count++] = total;
+      length = lengths[i]!;
+    }
+    this.lines = count;
+    this.total = total;
+    this.current = length;
+  }
+
+  /**
+   * The plan of the text added so far (its last line ended): the largest part size, in lines, such that every
+   * part (lines 1–P, P+1–2P, …) has at most {@link PART_MAX_CHARS} characters.
+   */
+  plan(): ReadingParts {
+    const ends = this.ends;
+    const lines = this.lines + 1;
+    const last = this.current;
+    const all = this.total + (last < LINE_READ_MAX_CHARS ? last : LINE_READ_MAX_CHARS) + 1;
+    const endOf = (line: number) => (line < this.lines ? ends[line]! : all);
+    let partLines = PART_MAX_LINES;
+    for (;;) {
+      let widest = 0;
+      for (let start = 0; start < lines; start += partLines) {
+        const chars = endOf(Math.min(start + partLines, lines) - 1) - (start > 0 ? endOf(start - 1) : 0);
+        if (chars > widest) widest = chars;
+      }
+      if (widest <= PART_MAX_CHARS || partLines === 1) break;
+      partLines = Math.max(1, Math.min(partLines - 1, Math.floor((partLines * PART_MAX_CHARS) / widest)));
+    }
+    return { lines, partLines };
+  }
 }
 
-/** `array` in a typed array of twice its length. */
-function grow(array: Float64Array): Float64Array {
-  const grown = new Float64Array(array.length * 2);
+/**
+ * The reading plan ({@link LineLengths.plan}) of a text made of `pieces`, after lines of the lengths in
+ * `extraLines` (a heading).
+ */
+export function readingParts(pieces: Iterable<string>, extraLines: readonly number[]): ReadingParts {
+  const lengths = new LineLengths();
+  for (const length of extraLines) lengths.addLine(length);
+  for (const piece of pieces) lengths.addText(piece);
+  return lengths.plan();
+}
+
+/** `array` in a typed array of at least `length` elements, and at least twice its length. */
+function grow(array: Float64Array, length: number): Float64Array {
+  const grown = new Float64Array(Math.max(length, array.length * 2));
   grown.set(array);
   return grown;
 }
@@ -171,11 +244,18 @@ export class SpillError extends Error {
  * @param fullText makes the complete formatted result, in the order the tool lists it, in pieces (see
  *   `SpillText`); called twice when there is a spill writer to take it (once to count its lines for the
  *   heading and the reading advice, once to write it), so the text is never held whole here.
+ * @param countLines adds the lines of `fullText()` to the lengths it is given, for a caller that has them at
+ *   hand (a list of paths): then `fullText` is called once, to write it, and its lines are not scanned.
  */
-export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fullText: () => SpillText): Promise<SavedResult> {
+export async function saveCompleteResult(env: ToolEnv, subject: SpillSubject, fullText: () => SpillText, countLines?: (lengths: LineLengths) => void): Promise<SavedResult> {
   if (env.spill) {
     // The heading's own length does not depend much on its line count: 16 characters cover any count's digits.
-    const plan = readingParts(fullText(), [spillHeading(subject, 0).length + 16, 0]);
+    const lengths = new LineLengths();
+    lengths.addLine(spillHeading(subject, 0).length + 16);
+    lengths.addLine(0);
+    if (countLines) countLines(lengths);
+    else for (const piece of fullText()) lengths.addText(piece);
+    const plan = lengths.plan();
     const title = spillHeading(subject, plan.lines);
     try {
       const spill = await env.spill(headed(title, fullText), { tool: subject.tool, title, ...(subject.language ? { language: subject.language } : {}) });

@@ -33,8 +33,9 @@ export interface RipgrepRunOptions {
   /** Bytes of stderr kept (the tail). */
   readonly stderrMaxBytes: number;
   /**
-   * Receives stdout in order, chunk by chunk, as rg writes it. It may throw a `ToolError` (for instance on
-   * malformed output): rg is then stopped and the run rejects with that error.
+   * Receives stdout in order, chunk by chunk, as rg writes it. With `stdoutReading: 'batched'` a chunk is valid
+   * only during the call (the socket's read buffer is reused): copy what must outlive it. It may throw a
+   * `ToolError` (for instance on malformed output): rg is then stopped and the run rejects with that error.
    */
   readonly onStdout: (chunk: Buffer) => void;
   /**

@@ -15,12 +15,15 @@ export class RecordSplitter {
     private readonly onRecord: (buf: Buffer, start: number, end: number) => void,
   ) {}
 
-  /** Feeds the next chunk (which must not be modified afterwards). Throws whatever `onRecord` throws. */
+  /**
+   * Feeds the next chunk, which need stay valid only during the call (a reader may reuse its buffer): what is
+   * carried over to the next chunk is copied. Throws whatever `onRecord` throws.
+   */
   push(chunk: Buffer): void {
     let start = 0;
     let sep = chunk.indexOf(this.separator);
     if (sep < 0) {
-      if (chunk.length) this.carry.push(chunk);
+      if (chunk.length) this.carry.push(Buffer.from(chunk));
       return;
     }
     if (this.carry.length) {
@@ -36,7 +39,8 @@ export class RecordSplitter {
       start = sep + 1;
       sep = chunk.indexOf(this.separator, start);
     }
-    // Copy the tail so the (large) chunk is not kept alive by a small carried fragment.
+    // A copy: the chunk's bytes may change after the call, and a small carried fragment must not keep a large
+    // chunk alive either.
     if (start < chunk.length) this.carry.push(Buffer.from(chunk.subarray(start)));
   }
 

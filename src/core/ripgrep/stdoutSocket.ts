@@ -61,8 +61,9 @@ export interface StdoutSocket {
   /** Closes this process's copy of rg's end, so the reader sees the end of the output once rg exits. */
   releaseRgEnd(): void;
   /**
-   * Starts reading. `onChunk` gets each read's bytes in order, in a Buffer of its own; `onEnd` once every
-   * holder of rg's end closed it and all was read; `onError` a failed read. None is called after {@link close}.
+   * Starts reading. `onChunk` gets each read's bytes in order, as a view of the reader's one buffer that the
+   * next read overwrites, so it is valid only during the call; `onEnd` once every holder of rg's end closed it
+   * and all was read; `onError` a failed read. None is called after {@link close}.
    */
   read(onChunk: (chunk: Buffer) => void, onEnd: () => void, onError: (e: Error) => void): void;
   /** Reads on without pauses: rg has exited and what is left is taken at once. */
@@ -113,7 +114,9 @@ export async function openStdoutSocket(): Promise<StdoutSocket | undefined> {
         buffer,
         callback: (bytes: number): boolean => {
           if (closed || !handlers) return false;
-          handlers.onChunk(Buffer.from(buffer.subarray(0, bytes)));
+          // A view, not a copy: a fresh buffer per read cost a copy and the first touch of its pages, about
+          // 15 ms of CPU for 19 MB of output; the consumer copies what it keeps.
+          handlers.onChunk(buffer.subarray(0, bytes));
           if (closed || draining || bytes >= LARGE_READ_BYTES) return true;
           reader!.pause();
           paceTimer = setTimeout(() => {

@@ -11,7 +11,7 @@ import { argumentDescription } from '../toolDeclarations';
 import type { ResolvedTarget } from '../workspace/folders';
 import { pathSchema, patternSchema } from './arguments';
 import { DEFAULT_EXPLAIN_BUDGET, explainEmptyGlob, type ExplainBudget } from './explain';
-import { count, displayNonUtf8Path, displayPath, layoutEmpty, layoutPieces, layoutResult, listedAsIs, NO_FILES } from './page';
+import { count, displayNonUtf8Path, displayPath, layoutEmpty, layoutPieces, layoutResult, layoutTail, listedAsIs, NO_FILES } from './page';
 import { rawOutputCutNote } from './overflow';
 import { readingNotes, resolveSearchCall } from './patterns';
 import { rereadings, vainNotes } from './rereadings';
@@ -123,7 +123,15 @@ async function runGlob(args: GlobArgs, env: ToolEnv, explainBudget: ExplainBudge
   const sampled = sample && !sample.equalsHead ? sample.indices : undefined;
   const page = sampled ? sampled.map((i) => listed.lines[i]!) : listed.lines.slice(0, cap);
   const call = `${quoteValue(args.pattern)}${args.path ? ` in ${quoteValue(args.path)}` : ''}`;
-  const saved = await saveCompleteResult(env, { tool: 'glob', call, size: countOf(paths.length, 'file'), incomplete: cut }, () => layoutPieces(listed.pieces, notes, undefined, note));
+  const saved = await saveCompleteResult(
+    env,
+    { tool: 'glob', call, size: countOf(paths.length, 'file'), incomplete: cut },
+    () => layoutPieces(listed.pieces, notes, undefined, note),
+    (lengths) => {
+      lengths.addLines(listed.lines);
+      lengths.addText(layoutTail(notes, undefined, note));
+    },
+  );
   const omitted = `${count(paths.length - page.length, 'more file')} not shown`;
   let footer: string;
   if (sample && !sample.equalsHead) {

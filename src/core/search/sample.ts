@@ -43,28 +43,7 @@ export function topLevelEntry(path: string, root: string): string {
  * @param root the search path, as passed to rg (see {@link topLevelEntry}).
  */
 export function sampleAcrossTopLevel(paths: readonly string[], root: string, cap: number): TopLevelSample {
-  const groups = new Map<string, number[]>();
-  // Consecutive paths often share their entry (one large folder dominates most trees): compare with the last
-  // entry in place before making the entry's name, which allocates.
-  let last: number[] | undefined;
-  let lastKey = '';
-  let lastStart = -1;
-  for (let i = 0; i < paths.length; i++) {
-    const path = paths[i]!;
-    const start = root !== '.' && path.startsWith(root) && isSeparator(path, root.length) ? root.length + 1 : 0;
-    if (last && start === lastStart && path.startsWith(lastKey, start) && (path.length === start + lastKey.length || isSeparator(path, start + lastKey.length))) {
-      if (last.length < cap) last.push(i);
-      continue;
-    }
-    const key = topLevelEntry(path, root);
-    let group = groups.get(key);
-    if (group) {
-      if (group.length < cap) group.push(i);
-    } else groups.set(key, (group = [i]));
-    last = group;
-    lastKey = key;
-    lastStart = start;
-  }
+  const groups = groupByEntry(paths, root, cap);
   const picked: number[] = [];
   let reached = 0;
   let active = [...groups.values()];
@@ -88,10 +67,33 @@ export function sampleAcrossTopLevel(paths: readonly string[], root: string, cap
   };
 }
 
-function isSeparator(path: string, at: number): boolean {
-  const c = path.charCodeAt(at);
-  return c === 0x2f /* / */ || (BACKSLASH_SEPARATES && c === 0x5c); /* \ */
+/**
+ * The first `cap` indices of each top-level entry's paths (see {@link topLevelEntry}), entries in the order they
+ * first appear. Kept apart from the rounds so the engine compiles this loop, which runs once per path, on its own
+ * and soon: a list of 50,000 paths otherwise spent most of its time in the interpreter waiting for it.
+ */
+function groupByEntry(paths: readonly string[], root: string, cap: number): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  // Consecutive paths often share their entry (one large folder dominates most trees): one `startsWith` of the
+  // last entry's folder, as rg prints it, tells most of them without making the entry's name (which allocates).
+  // A path that misses it (another entry, a file right under the root, a `\` separator) takes the full way.
+  const under = root === '.' ? '' : `${root}/`;
+  let last: number[] = [];
+  let lastFolder = '\0';
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i]!;
+    if (!path.startsWith(lastFolder)) {
+      const key = topLevelEntry(path, root);
+      let group = groups.get(key);
+      if (!group) groups.set(key, (group = []));
+      last = group;
+      lastFolder = `${under}${key}/`;
+    }
+    if (last.length < cap) last.push(i);
+  }
+  return groups;
 }
+
 
 /** A {@link TopLevelSample} taken under `root`, the folder where the list branches. */
 export interface BranchSample extends TopLevelSample {

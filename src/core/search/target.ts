@@ -107,8 +107,9 @@ export function outputPrefixLength(searchPath: string): number {
 
 /**
  * Runs rg for a glob or grep call in `target.workdir`, with the call's signal and the `scout.search` budgets
- * (timeoutMs, graceMs, rawOutputMaxBytes, stderrMaxBytes), handing stdout to `onStdout` chunk by chunk.
- * Logs the argv at trace level.
+ * (timeoutMs, graceMs, rawOutputMaxBytes, stderrMaxBytes), handing stdout to `onStdout` chunk by chunk. The
+ * output of a `--json` argv is read in batches, whose chunks are valid only during the call (see
+ * `RipgrepRunOptions.onStdout`). Logs the argv at trace level.
  *
  * @param timeoutMs ms before rg is stopped; omitted, `scout.search.timeoutMs`, which the timeout error then
  *   names (the counts behind an explanation pass what is left of their own budget).

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { breaksLine } from '../../../src/core/controlCharacters';
 import { quoteValue } from '../../../src/core/errors';
-import { countOf, headingTool, modelTextHeading, PART_MAX_CHARS, PART_MAX_LINES, partsAdvice, readingParts, saveCompleteResult, spillHeading, SpillError, spillString } from '../../../src/core/spill';
+import { countOf, headingTool, LineLengths, modelTextHeading, PART_MAX_CHARS, PART_MAX_LINES, partsAdvice, readingParts, saveCompleteResult, spillHeading, SpillError, spillString } from '../../../src/core/spill';
 import type { SpillWriter } from '../../../src/core/tool';
 import { searchEnv } from '../../helpers/searchEnv';
+import { seededRandom } from '../../helpers/seededRandom';
 
 describe('spill: complete results', () => {
   it('heads a complete result with the tool, the call and its size', () => {
@@ -89,6 +90,36 @@ describe('spill: complete results', () => {
       // A reader gets at most about 2,000 characters of a line, so one huge line does not shrink every part to one line.
       const huge = readingParts([`${'y'.repeat(1_000_000)}\n${lines(3_000, 20)}`], []);
       assert.ok(huge.partLines >= 40, `${huge.partLines}`);
+    });
+
+    it('plans the same from the lines, their lengths or line breaks as from the text they make', () => {
+      const random = seededRandom(24);
+      for (let trial = 0; trial < 200; trial++) {
+        // Lines of every width, huge ones among them, in runs given each way a caller can give them.
+        const line = () => 'z'.repeat(random() < 0.05 ? 2_000 + Math.floor(random() * 5_000) : Math.floor(random() * 120));
+        const text: string[] = [];
+        const given = new LineLengths();
+        for (let run = Math.floor(random() * 8); run >= 0; run--) {
+          const lines = Array.from({ length: Math.floor(random() * 3_000) }, line);
+          const way = Math.floor(random() * 4);
+          if (way === 0) given.addLines(lines);
+          else if (way === 1) given.addLineLengths(lines.map((l) => l.length));
+          else if (way === 2) given.addText(lines.join('\n'));
+          else
+            lines.forEach((l, i) => {
+              if (i > 0) given.addLine(0);
+              given.addText(l);
+            });
+          text.push(lines.join('\n'));
+          if (random() < 0.5) {
+            given.addLineBreak();
+            text.push('\n');
+          }
+        }
+        const plan = given.plan();
+        assert.equal(plan.lines, text.join('').split('\n').length, `trial ${trial}`);
+        assert.deepEqual(plan, readingParts([text.join('')], []), `trial ${trial}`);
+      }
     });
 
     it('tells the model the ranges to read, or nothing when the text fits one read', () => {

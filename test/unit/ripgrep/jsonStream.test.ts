@@ -191,4 +191,18 @@ describe('RecordSplitter', () => {
     splitter.end();
     assert.deepEqual(records, ['a', 'bc', 'de', 'f']);
   });
+
+  it('keeps what it carries over when the chunk is overwritten after the call, as the socket reader does', () => {
+    const records: string[] = [];
+    const splitter = new RecordSplitter(0x0a, (buf, s, e) => records.push(buf.toString('utf8', s, e)));
+    // One reused read buffer: a record with no separator yet, then one ended in the next read.
+    const buffer = Buffer.alloc(8);
+    for (const part of ['abcdefgh', 'ijk\nlm', 'n\n']) {
+      buffer.fill(0x3f);
+      buffer.write(part);
+      splitter.push(buffer.subarray(0, part.length));
+    }
+    splitter.end();
+    assert.deepEqual(records, ['abcdefghijk', 'lmn']);
+  });
 });

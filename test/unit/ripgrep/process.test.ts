@@ -110,7 +110,7 @@ describe('runRipgrep', function () {
 
   it('with rawOutputOverflow "truncate", hands on exactly rawOutputMaxBytes bytes, stops rg and resolves with stdoutCut', async () => {
     const chunks: Buffer[] = [];
-    const exit = await runRipgrep(options(root, { args: ['--no-config', '--json', '--regexp=\\w+', '--', 'slow/d0'], rawOutputMaxBytes: 4096, rawOutputOverflow: 'truncate', onStdout: (c) => chunks.push(c) }));
+    const exit = await runRipgrep(options(root, { args: ['--no-config', '--json', '--regexp=\\w+', '--', 'slow/d0'], rawOutputMaxBytes: 4096, rawOutputOverflow: 'truncate', onStdout: (c) => chunks.push(Buffer.from(c)) }));
     assert.equal(exit.stdoutCut, true);
     assert.equal(Buffer.concat(chunks).length, 4096);
     assert.ok(Buffer.concat(chunks).toString('utf8').startsWith('{"type":"begin"'), 'the head of the output, in order');
@@ -173,7 +173,8 @@ describe('runRipgrep', function () {
     const args = ['--no-config', '--json', '--regexp=\\w+', '--', 'slow/d1/f1.txt'];
     const read = async (stdoutReading: RipgrepRunOptions['stdoutReading'] = 'batched'): Promise<string[]> => {
       const chunks: Buffer[] = [];
-      const exit = await runRipgrep(options(root, { args, stdoutReading, onStdout: (c) => chunks.push(c) }));
+      // A batched chunk is valid only during the call.
+      const exit = await runRipgrep(options(root, { args, stdoutReading, onStdout: (c) => chunks.push(Buffer.from(c)) }));
       assert.equal(exit.exitCode, 0);
       // Drop the timing fields of rg's end and summary messages, the only bytes that differ between runs.
       // rg searches files in parallel, so they come in any order: compare the sorted lines.

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
 import { globTool, type GlobValue } from '../../../src/core/search/glob';
+import { countOf, partsAdvice, readingParts } from '../../../src/core/spill';
 import type { ToolOutput } from '../../../src/core/tool';
 import { failingSpill, folder, memorySpill, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
 import { makeTree, removeTree, setMtime } from '../../helpers/tree';
@@ -175,6 +176,28 @@ describe('glob tool: names, roots and over-cap pages', () => {
     } finally {
       removeTree(first);
       removeTree(second);
+    }
+  });
+
+  it("gives the saved list's own length and reading parts, counted from the names, not by scanning the list", async () => {
+    // Long names (parts shorter than 1,500 lines) and names listed quoted, among them one not UTF-8.
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 3_000; i++) files[i % 97 === 0 ? ` leading space ${i}.txt` : `${'d'.repeat(40 + (i % 60))}/f${i}.txt`] = '';
+    const root = makeTree(files);
+    writeFileSync(Buffer.concat([Buffer.from(`${root}/latin1_`), Buffer.from([0xe9]), Buffer.from('.txt')]), '');
+    try {
+      const spill = memorySpill();
+      const out = await glob({ pattern: '*' }, { folders: [folder(root)], search: { globMaxResults: 10 }, spill });
+      const saved = spill.texts[0]!;
+      assert.ok(saved.includes('\n"latin1_\\xe9.txt" (not UTF-8') && saved.includes('\n" leading space '), 'names listed quoted are in the list');
+      const heading = saved.slice(0, saved.indexOf('\n'));
+      assert.equal(heading, `Scout glob "*": 3,001 files, complete result, ${countOf(saved.split('\n').length, 'line')}`);
+      // Planned as the list itself reads, with the heading counted as saveCompleteResult counts it.
+      const plan = readingParts([saved.slice(heading.length + 1)], [heading.replace(/[\d,]+ lines$/, '0 lines').length + 16]);
+      assert.ok(plan.partLines < 1_500, 'long names make parts shorter than 1,500 lines');
+      assert.ok(out.text.includes(partsAdvice(plan)), out.text.slice(-600));
+    } finally {
+      removeTree(root);
     }
   });
 

@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isToolError, type ToolErrorCode } from '../../../src/core/errors';
 import { grepTool, type GrepValue } from '../../../src/core/search/grep';
+import { countOf, partsAdvice, readingParts } from '../../../src/core/spill';
 import type { ToolOutput } from '../../../src/core/tool';
 import { processesUnder } from '../../helpers/processes';
 import { failingSpill, folder, memorySpill, RG_PATH, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
@@ -343,6 +344,29 @@ describe('grep tool', () => {
       assert.ok(spill.texts[0]!.endsWith(`Line 8: needle 11\n\nPaths are relative to ${capRoot}.`));
       assert.equal(out.value.matches.length, 12);
       assert.deepEqual(out.summary, { matches: 12, files: 2, truncated: true });
+    });
+
+    it("gives the saved text's own length and reading parts, counted from the files' rows, not by scanning it", async () => {
+      // Many files, rows of every width (long ones cut), and files whose rows are changed by control pictures.
+      const files: Record<string, string> = {};
+      for (let i = 0; i < 400; i++) {
+        const rows = Array.from({ length: 1 + (i % 7) }, (_, j) => `needle ${'w'.repeat((i * 37 + j * 101) % 400)}${i % 50 === 0 ? '\u001b[31m' : ''}`);
+        files[`dir${i % 9}/file-${String(i).padStart(3, '0')}.txt`] = `${rows.join('\n')}\n`;
+      }
+      const root = makeTree(files);
+      try {
+        const spill = memorySpill();
+        const out = await grep({ pattern: 'needle' }, { folders: [folder(root)], search: { grepMaxMatches: 5 }, spill });
+        const saved = spill.texts[0]!;
+        const heading = saved.slice(0, saved.indexOf('\n'));
+        assert.equal(heading, `Scout grep "needle": ${countOf(out.value.matches.length, 'match', 'matches')} in 400 files, complete result, ${countOf(saved.split('\n').length, 'line')}`);
+        // Planned as the text itself reads, with the heading counted as saveCompleteResult counts it.
+        const plan = readingParts([saved.slice(heading.length + 1)], [heading.replace(/[\d,]+ lines$/, '0 lines').length + 16]);
+        assert.ok(plan.partLines < 1_500, 'wide rows make parts shorter than 1,500 lines');
+        assert.ok(out.text.includes(partsAdvice(plan)), out.text.slice(-600));
+      } finally {
+        removeTree(root);
+      }
     });
 
     it('keeps the page and says the result could not be saved when the spill fails', async () => {

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { createGlobTool, type GlobValue } from '../../../src/core/search/glob';
 import { createGrepTool, type GrepValue } from '../../../src/core/search/grep';
 import fc from 'fast-check';
+import { breaksLine } from '../../../src/core/controlCharacters';
 import { displayPath, joinPieces, layoutPieces, layoutResult, listedAsIs, looksLikeStructure } from '../../../src/core/search/page';
 import type { ToolOutput } from '../../../src/core/tool';
 import { folder, memorySpill, runTool, toolFailure } from '../../helpers/searchEnv';
@@ -254,6 +255,23 @@ describe('the one-scan check of a run of names', () => {
       }),
       { numRuns: 3000, seed: 16 },
     );
+  });
+
+  it('quotes exactly the names the full rule quotes, though most are cleared by one scan', () => {
+    // The full rule: an unsafe or invisible character, or a start or end like the result's own lines.
+    const quoted = (n: string): boolean => breaksLine(n) || looksLikeStructure(n);
+    const every = fc.oneof(name, fc.array(fc.integer({ min: 0, max: 0x2fff }).map((c) => String.fromCharCode(c)), { minLength: 1, maxLength: 6 }).map((cs) => cs.join('')));
+    fc.assert(
+      fc.property(every, (n) => {
+        assert.equal(displayPath(n) !== n, quoted(n), JSON.stringify(n));
+      }),
+      { numRuns: 5000, seed: 17 },
+    );
+    for (let c = 0; c < 0x3000; c++) {
+      for (const n of [String.fromCharCode(c), `a${String.fromCharCode(c)}`, `${String.fromCharCode(c)}a`, `src/${String.fromCharCode(c)}.ts`]) {
+        assert.equal(displayPath(n) !== n, quoted(n), JSON.stringify(n));
+      }
+    }
   });
 
   it('lays out a result in pieces exactly as in one string', () => {
