@@ -139,15 +139,15 @@ export class PathListReader {
     }
     const text: string = ascii ? latin1Slice.call(buf, start, end - 1) : utf8Slice.call(buf, start, end - 1);
     const strip = this.strip;
-    // Every record starts with the same `strip` bytes (rg prints `./` before each path under `.`), so dropping
-    // them from all records is one replacement. A NUL left over would mean a record without them.
-    const joined = strip ? text.slice(strip).replaceAll(`\0${text.slice(0, strip)}`, '\n') : text.replaceAll('\0', '\n');
-    if (joined.includes('\0')) {
-      const paths = text.split('\0');
-      this.add(strip ? paths.map((p) => p.slice(strip)) : paths, ascii);
-    } else {
-      this.add(joined.split('\n'), ascii, joined);
-    }
+    // Every record starts with the same `strip` bytes (rg prints `./` before each path under `.`), so one split
+    // at the separator and those bytes drops them from all records. Splitting first and joining the parts makes
+    // `joined` flat at once: a replacement builds it as a tree of pieces that every later scan must copy whole.
+    // A NUL left over would mean a record without those bytes.
+    const paths = text.split(strip ? `\0${text.slice(0, strip)}` : '\0');
+    if (strip) paths[0] = paths[0]!.slice(strip);
+    const joined = paths.join('\n');
+    if (strip && joined.includes('\0')) this.add(text.split('\0').map((p) => p.slice(strip)), ascii);
+    else this.add(paths, ascii, joined);
   }
 
   /** Decodes the records `buf[start, end)` name by name, keeping the exact bytes of those not UTF-8. */

@@ -97,6 +97,14 @@ describe('PathListReader (chunked rg --files --null output)', () => {
     assert.ok(seenNonUtf8 > 5 && seenLineFeeds > 5 && seenHalved > 5, `the trials met every case: ${seenNonUtf8} ${seenLineFeeds} ${seenHalved}`);
   });
 
+  it('decodes a record without the prefix as decodePath does, not merged with its neighbours', () => {
+    const out = Buffer.from('./a\0bc\0./d\0');
+    const got = read(out, 2, []);
+    assert.deepEqual(got.paths, [decodePath(out, 0, 3, 2).path, decodePath(out, 4, 6, 2).path, 'd']);
+    assert.deepEqual(got.paths, ['a', '', 'd']);
+    assert.equal(got.runs[0]!.joined, undefined, 'no joined text claims to split back into these paths');
+  });
+
   it('says when the output does not end with a NUL, and decodes the last path anyway', () => {
     const got = read(Buffer.from('./a\0./b'), 2, [3]);
     assert.deepEqual(got.paths, ['a', 'b']);
