@@ -43,6 +43,17 @@ export function summarize(values: readonly number[]): Stats {
   return { n: sorted.length, median, min: sorted[0]!, max: sorted[sorted.length - 1]! };
 }
 
+/**
+ * The middle half of `values` (at least one): the lower and upper quartiles, each the median of its half
+ * (the middle value of an odd count left out of both halves).
+ */
+export function middleHalf(values: readonly number[]): { readonly low: number; readonly high: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = sorted.length >> 1;
+  if (half === 0) return { low: sorted[0]!, high: sorted[0]! };
+  return { low: summarize(sorted.slice(0, half)).median, high: summarize(sorted.slice(sorted.length - half)).median };
+}
+
 export const MiB = 1024 * 1024;
 const REPO = path.resolve(__dirname, '..', '..');
 /** The rg the benchmarks run: the unit tests' rg, the binary `@vscode/ripgrep` installs for this machine. */

@@ -1,4 +1,4 @@
-import { alternate, MiB, ripgrepResources, runScoutProcess, summarize, timeRipgrep, type CaseContext, type RipgrepResources, type RipgrepSample } from '../measure';
+import { alternate, middleHalf, MiB, ripgrepResources, runScoutProcess, summarize, timeRipgrep, type CaseContext, type RipgrepResources, type RipgrepSample } from '../measure';
 import type { ProfileSummary } from '../profile';
 import type { Side } from '../report';
 import type { CallReport, CallRequest } from '../scoutProcess';
@@ -49,6 +49,14 @@ export async function sideBySide(ctx: CaseContext, request: CallRequest, rgArgv:
       `Scout's wall time split, medians: ${median((p) => p.beforeRgMs)} ms before rg starts · ${median((p) => p.rgMs)} ms while rg runs (rg alone: ${rgWall.median.toFixed(0)} ms) · ${median((p) => p.afterRgMs)} ms after rg exits.`,
     );
   }
+  // The machine's speed drifts between rounds (other virtual machines on the host): a call set against the rg
+  // run beside it shows how much of a ratio's distance from a target is that drift.
+  const perRound = scout.map((s, i) => s.wallMs / rg[i]!.timed.wallMs);
+  const spread = middleHalf(perRound);
+  const rounds = summarize(perRound);
+  notes.push(
+    `Per round, Scout/rg (each call against the rg run beside it): median ${rounds.median.toFixed(2)}×, middle half ${spread.low.toFixed(2)}–${spread.high.toFixed(2)}×, all ${rounds.min.toFixed(2)}–${rounds.max.toFixed(2)}×.`,
+  );
   notes.push(
     `rg writing its stdout to a file (no reader): ${rgToFileWall.median.toFixed(0)} ms, ${((rgToFileWall.median / rgWall.median) * 100).toFixed(0)}% of its time into a drained pipe; Scout/that: ${(scoutWall.median / rgToFileWall.median).toFixed(2)}×.`,
   );

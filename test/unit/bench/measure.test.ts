@@ -1,0 +1,13 @@
+import * as assert from 'node:assert/strict';
+import { middleHalf, summarize } from '../../bench/measure';
+
+describe('bench statistics', () => {
+  it('gives the median and the quartiles of samples in any order', () => {
+    assert.equal(summarize([3, 1, 2]).median, 2);
+    assert.equal(summarize([4, 1, 3, 2]).median, 2.5);
+    assert.deepEqual(middleHalf([8, 1, 7, 2, 6, 3, 5, 4]), { low: 2.5, high: 6.5 });
+    // The middle value of an odd count belongs to neither half.
+    assert.deepEqual(middleHalf([7, 1, 6, 2, 5, 3, 4]), { low: 2, high: 6 });
+    assert.deepEqual(middleHalf([1.2]), { low: 1.2, high: 1.2 });
+  });
+});
