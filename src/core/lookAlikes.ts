@@ -36,8 +36,9 @@ const PROTOTYPES = new Map<string, string>(Object.entries(prototypes as Record<s
  * dropped (a leading U+0301 attaches to nothing; `L̈ine` still reads "Line"), every other space and U+2800
  * (braille blank, drawn as a space) made a plain space, then each non-ASCII character replaced by its
  * confusables prototype ({@link PROTOTYPES}, Unicode TS #39 skeleton data: Cyrillic `і` and `е`, Greek
- * `Ν`). ASCII characters are left as they are: the skeleton also maps `1` to `l` and `m` to `rn`, which would
- * hide a real `Line 1:`.
+ * `Ν`). ASCII characters are left as they are, those NFKD makes too: the skeleton also maps `1` to `l` and `m`
+ * to `rn`, which would hide a real `Line 1:`. The skeleton writes every letter drawn as one upright stroke
+ * (Cyrillic `І`, Greek `Ι`) as `l`, so a comparison with words holding an `i` must take `l` for it too.
  */
 export function foldLookAlikes(text: string): string {
   return text.replace(NON_ASCII_CHARACTER, foldCharacter);
@@ -63,7 +64,9 @@ function foldCharacter(c: string): string {
   folded = '';
   for (const part of c.normalize('NFKD')) {
     if (MARK.test(part)) continue;
-    const prototype = BLANK.test(part) ? ' ' : (PROTOTYPES.get(part) ?? part);
+    // What NFKD made ASCII is what the character stands for (full-width `Ｉ` is `I`): the table would go on to
+    // map that `I` to `l`, as it maps the ASCII one.
+    const prototype = part < '\x80' ? part : BLANK.test(part) ? ' ' : (PROTOTYPES.get(part) ?? part);
     // The table spells a look-alike of `"` as two apostrophes.
     folded += prototype === "''" ? '"' : prototype;
   }

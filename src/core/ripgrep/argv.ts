@@ -1,4 +1,4 @@
-import { escapeGlobLiteral } from './globs';
+import { escapeGlobLiteral, keepTrailingWhiteSpace } from './globs';
 
 /**
  * The fixed rg argument vectors of the search tools (seed 000).
@@ -19,12 +19,12 @@ const VCS_EXCLUDES = VCS_DIRECTORIES.map((dir) => `--glob=!${dir}`);
  * excludes (seed 000). Scout adds `--null` so each path ends with a NUL byte instead of a newline: a file name
  * may contain a newline, never a NUL. The list comes back oldest-modified first (rg's `--sort=modified`).
  *
- * @param pattern a ripgrep glob (gitignore syntax).
+ * @param pattern a ripgrep glob (gitignore syntax), trailing white space included ({@link keepTrailingWhiteSpace}).
  * @param searchPath the directory to list, relative to rg's working directory (`.` for the workdir).
  * @param sorted false drops `--sort=modified` (rg then lists in parallel, for a count that needs no order).
  */
 export function globArgv(pattern: string, searchPath: string, sorted = true): string[] {
-  return ['--no-config', '--files', '--null', `--glob=${pattern}`, ...(sorted ? ['--sort=modified'] : []), '--no-ignore', '--hidden', ...VCS_EXCLUDES, '--', searchPath];
+  return ['--no-config', '--files', '--null', `--glob=${keepTrailingWhiteSpace(pattern)}`, ...(sorted ? ['--sort=modified'] : []), '--no-ignore', '--hidden', ...VCS_EXCLUDES, '--', searchPath];
 }
 
 /**
@@ -162,8 +162,7 @@ export function pruneToDirectory(dirs: readonly string[]): string[] {
     for (let j = 0; j < name.length; j++) {
       const head = escapeGlobLiteral(name.slice(0, j));
       globs.push(`--glob=!${parent}${head}[!${name[j]}]*`);
-      // rg drops a glob's trailing white space: a name cut after a space keeps it as a class.
-      if (j > 0) globs.push(`--glob=!${parent}${head.endsWith(' ') ? `${head.slice(0, -1)}[ ]` : head}`);
+      if (j > 0) globs.push(`--glob=${keepTrailingWhiteSpace(`!${parent}${head}`)}`);
     }
     globs.push(`--glob=!${parent}${escapeGlobLiteral(name)}?*`);
     parent += `${escapeGlobLiteral(name)}/`;

@@ -66,14 +66,15 @@ export interface RipgrepGlob {
 }
 
 /**
- * Parses `glob` the way rg parses a `--glob` value.
+ * Parses `glob` the way rg parses the `--glob` value {@link keepTrailingWhiteSpace} makes of it (every search
+ * passes globs so): as a gitignore line whose trailing white space is part of the glob.
  *
  * @throws GlobSyntaxError when rg would reject it (unclosed class or alternation, `}` without `{`, a reversed
  *   range, a trailing `\`); the message is rg's reason.
  */
 export function parseRipgrepGlob(glob: string): RipgrepGlob {
-  // GitignoreBuilder::add_line
-  let line = glob.endsWith('\\ ') ? glob : trimWhiteSpaceEnd(glob);
+  // GitignoreBuilder::add_line, its trim of trailing white space undone by keepTrailingWhiteSpace
+  let line = glob;
   let anchored = false;
   if (line.startsWith('\\!') || line.startsWith('\\#')) {
     line = line.slice(1);
@@ -124,10 +125,24 @@ export function matchesPath(glob: RipgrepGlob, path: string, rawBytes?: Buffer, 
 /**
  * `text` as a glob that matches exactly `text`: each character that glob syntax gives a meaning to is put in a
  * one-character class, which needs no escape character and reads the same on every platform (`[id]` →
- * `[[]id]`: a `]` outside a class is already literal). `/` stays the separator.
+ * `[[]id]`: a `]` outside a class is already literal). `/` stays the separator. Given to rg as a `--glob`
+ * that it ends, it still needs {@link keepTrailingWhiteSpace}.
  */
 export function escapeGlobLiteral(text: string): string {
   return text.replace(/[*?[{}\\,]/g, (c) => `[${c}]`);
+}
+
+/**
+ * A `--glob` value that rg reads as `glob`, trailing white space included: rg reads the value as a line of a
+ * gitignore file and drops its trailing White_Space (unless it ends with `\ `), so `"trail space.txt "`, a name
+ * copied from a listing, would match `trail space.txt` instead. That white space goes in an alternation of one
+ * (`trail space.txt{ }`), which rg keeps; not in a class, which rg matches byte by byte, so `[\u00a0]` would
+ * match no name.
+ */
+export function keepTrailingWhiteSpace(glob: string): string {
+  if (glob.endsWith('\\ ')) return glob;
+  const kept = trimWhiteSpaceEnd(glob);
+  return kept === glob ? glob : `${kept}{${glob.slice(kept.length)}}`;
 }
 
 /**
@@ -137,7 +152,7 @@ export function escapeGlobLiteral(text: string): string {
 const WHITE_SPACE = /^[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/;
 
 /** `text` without trailing White_Space, as Rust's `str::trim_end` leaves it. */
-export function trimWhiteSpaceEnd(text: string): string {
+function trimWhiteSpaceEnd(text: string): string {
   let end = text.length;
   while (end > 0 && WHITE_SPACE.test(text[end - 1]!)) end--;
   return text.slice(0, end);

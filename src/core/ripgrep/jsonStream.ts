@@ -112,7 +112,9 @@ export class RgJsonReader {
    * unfinished is rg's summary, which rg prints after every other message, so no match was lost to the cut.
    */
   cutInSummary(): boolean {
-    return this.splitter.carriedStartsWith(SUMMARY_PREFIX);
+    // Every other message starts `{"type"`, so three bytes tell the summary, before its first key is whole.
+    const head = this.splitter.carriedHead(SUMMARY_PREFIX.length);
+    return head.length >= 3 && head.equals(SUMMARY_PREFIX.subarray(0, head.length));
   }
 
   private line(buf: Buffer, start: number, end: number): void {

@@ -44,10 +44,10 @@ export class RecordSplitter {
     if (start < chunk.length) this.carry.push(Buffer.from(chunk.subarray(start)));
   }
 
-  /** True when the bytes carried over (a record not yet ended by a separator) start with `prefix`. */
-  carriedStartsWith(prefix: Buffer): boolean {
+  /** The first `n` bytes carried over (a record not yet ended by a separator), or all of them when fewer. */
+  carriedHead(n: number): Buffer {
     const head = this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry);
-    return head.length >= prefix.length && head.subarray(0, prefix.length).equals(prefix);
+    return head.subarray(0, n);
   }
 
   /** Ends the stream, passing on a last record that had no separator after it. */

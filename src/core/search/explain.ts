@@ -1,7 +1,7 @@
 import { quoteValue, ToolError } from '../errors';
 import { globArgv, grepArgv, type RegexEngine, type WalkFilter } from '../ripgrep/argv';
 import { interpretExit } from '../ripgrep/exit';
-import { escapeGlobLiteral } from '../ripgrep/globs';
+import { escapeGlobLiteral, keepTrailingWhiteSpace } from '../ripgrep/globs';
 import { decodePath, type ListedPath } from '../ripgrep/pathList';
 import { RecordSplitter } from '../ripgrep/records';
 import { countOf } from '../spill';
@@ -211,7 +211,7 @@ async function listSkipped(pattern: string, engine: RegexEngine, target: Resolve
   let cut = false;
   for (let run = 0; ; run++) {
     if (run >= counter.budget.maxListings) return { files, cut: true };
-    const excluded = [...seen].map((entry) => `--glob=!/${escapeGlobLiteral(`${prefix}${entry}`)}`);
+    const excluded = [...seen].map((entry) => `--glob=${keepTrailingWhiteSpace(`!/${escapeGlobLiteral(`${prefix}${entry}`)}`)}`);
     const argv = grepArgv(pattern, target.relPath, { ...walk, pruneGlobs: [...(walk.pruneGlobs ?? []), ...excluded] }, { output: 'files-with-matches', includeSkipped: true, sortByPath: true, engine });
     const listing = await counter.paths(argv, target.relPath, keeps);
     for (const { path } of listing.paths) {

@@ -71,6 +71,11 @@ export interface GrepValue {
    * then (see overflow.ts). Absent otherwise.
    */
   readonly incomplete?: true;
+  /**
+   * With `incomplete`: the path of the file rg was printing when it was stopped, whose matches may be only some
+   * of its own (every other file's are all there). Absent when that file is not among the results.
+   */
+  readonly partialFile?: string;
 }
 
 /**
@@ -163,7 +168,7 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
       break;
     }
   }
-  const { files, outcome, cut, include } = found;
+  const { files, outcome, cut, include, partial } = found;
   const matches = concatAll(files.map((f) => f.matches));
   const unreadable = unreadablePaths(outcome, target);
   const value: GrepValue = {
@@ -174,10 +179,13 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
     ...(regex.note ? { patternReadAs: { pattern: regex.pattern, engine: regex.engine } } : {}),
     ...(unreadable.length ? { unreadable } : {}),
     ...(cut ? { incomplete: true as const } : {}),
+    ...(cut && partial ? { partialFile: partial.path } : {}),
   };
   const notes = [...readingNotes({ ...resolved, glob }), ...(regex.note ? [regex.note] : []), ...unreadableNotes(unreadable, outcome.problemsCut)];
   if (cut) {
-    const held = `the ${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')} ripgrep printed by then (the last of them may miss some of its matches)`;
+    // Files are listed by path, so the one rg was printing when stopped is named: it may sit anywhere in the list.
+    const whole = partial ? `${listedPath(partial)}, the file it was printing then, may miss some of its matches; the others hold all of theirs` : 'each holds all of its matches';
+    const held = `the ${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')} ripgrep printed by then (${whole})`;
     notes.push(rawOutputCutNote(config.rawOutputMaxBytes, matches.length, held, 'a smaller path, an include glob such as "*.ts", or a more specific pattern'));
   }
   const skipped = unreadable.length ? { skipped: unreadable.length } : {};
@@ -231,6 +239,8 @@ interface Search {
   readonly cut: boolean;
   /** How `glob` was applied; absent without include, or when path is a file. */
   readonly include?: IncludeFilter;
+  /** With `cut`: the kept file rg was printing when it was stopped (its matches may be some of its own). */
+  readonly partial?: FileGroup;
 }
 
 /**
@@ -261,7 +271,10 @@ async function searchMatches(args: GrepArgs, regex: RegexReading, target: Resolv
     files = files.filter((f) => !isHiddenForRipgrep(f.path) || walked.has(pathKey(f.path, f.pathBase64 === '' ? undefined : Buffer.from(f.pathBase64, 'base64'))));
   }
   // A cut inside rg's closing summary lost no match: the result is complete.
-  return { files, outcome, cut: exit.stdoutCut === true && !reader.cutInSummary(), ...(include ? { include } : {}) };
+  const cut = exit.stdoutCut === true && !reader.cutInSummary();
+  const printing = cut ? groups.lastPrinted() : undefined;
+  const partial = printing && files.find((f) => f.path === printing.path && f.pathBase64 === printing.pathBase64);
+  return { files, outcome, cut, ...(include ? { include } : {}), ...(partial ? { partial } : {}) };
 }
 
 /**
@@ -324,6 +337,8 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
   return {
     /** The files and matches kept so far (progress while rg runs). */
     counts: () => ({ files: keptFiles, matches: keptMatches }),
+    /** The file of the last match read, when it was kept. */
+    lastPrinted: (): FileGroup | undefined => (last?.kept ? last : undefined),
     add: (path: RgData, line: string, lineNumber: number, submatches: readonly RgSubmatch[], lineBase64: string | undefined): void => {
       // The reader hands consecutive matches of one file the same path object.
       if (path !== lastPath || !last) {
@@ -395,7 +410,7 @@ const UNSAFE = new RegExp(UNSAFE_CHARACTERS.source);
  * complete result then hold that text once instead of twice (memory of a large grep).
  */
 function formatFile(file: FileGroup, limit: number, maxLineBytes: number, share = false): { block: string; lineLengths?: number[] } {
-  const rows = [file.pathBase64 === '' ? displayPath(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64'))];
+  const rows = [listedPath(file)];
   const previews: string[] = [];
   let lineFeed = false;
   for (let i = 0; i < limit; i++) {
@@ -419,6 +434,11 @@ function formatFile(file: FileGroup, limit: number, maxLineBytes: number, share 
     }
   }
   return { block, lineLengths: rows.map((row) => row.length) };
+}
+
+/** A file's path as the result lists it (see `displayPath` and `displayNonUtf8Path`). */
+function listedPath(file: FileGroup): string {
+  return file.pathBase64 === '' ? displayPath(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64'));
 }
 
 /** Formatted files joined into one piece of the complete result. */

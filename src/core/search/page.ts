@@ -17,8 +17,16 @@ export const NO_FILES = 'No files found';
 export const NO_MATCHES = 'No matches found';
 
 /** The starts of the lines a listed name could be mistaken for (see {@link looksLikeStructure}), as alternatives. */
-const STRUCTURE_STARTS = String.raw`\[|"|line \d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:|\s`;
+const STRUCTURE_STARTS = String.raw`\[|"|line\s+\d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:|\s`;
 const STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS})`, 'i');
+/**
+ * What a letter or digit of {@link STRUCTURE_STARTS} may read as in text {@link foldLookAlikes} has folded: the
+ * confusables skeleton writes an upright stroke (`І`, `Ι`, `1`) as `l` and a round one (`О`) as `O`, and a digit
+ * of another script (`٩`) stays what it is.
+ */
+const FOLDED_FORMS: Record<string, string> = { i: '[il1|]', l: '[il1|]', o: '[o0]', m: '(?:m|rn)', '\\d': '\\p{Nd}' };
+/** {@link STRUCTURE_START} for folded text: each letter and digit taken in any of its {@link FOLDED_FORMS}. */
+const FOLDED_STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS.replace(/\\d|[ilom]/g, (c) => FOLDED_FORMS[c]!)})`, 'iu');
 /**
  * What {@link needsQuoting} finds in any line of a text of lines: an unsafe or invisible character (line feeds apart), a line
  * starting like a structural line, or ending in white space. Case is ignored, as in {@link STRUCTURE_START}; none
@@ -52,10 +60,10 @@ function foldedLooksLikeStructure(line: string): boolean {
   const unmarked = line.replace(LEADING_MARKS, '');
   const start = unmarked.slice(0, 64);
   const end = line.slice(-4);
-  // Folding changes nothing in most non-ASCII names (CJK, for one), and then the check of the line as it is
-  // has answered already.
-  if (unmarked.length === line.length && !anyFolds(start) && !anyFolds(end)) return false;
-  return STRUCTURE_START.test(foldLookAlikes(start)) || /\s$/.test(foldLookAlikes(end));
+  // Folding changes nothing in most non-ASCII names (CJK, for one): then the check of the line as it is has
+  // answered already, but for a digit of another script (`Line ٩:`).
+  if (unmarked.length === line.length && !anyFolds(start) && !anyFolds(end)) return FOLDED_STRUCTURE_START.test(start);
+  return FOLDED_STRUCTURE_START.test(foldLookAlikes(start)) || /\s$/.test(foldLookAlikes(end));
 }
 
 /**

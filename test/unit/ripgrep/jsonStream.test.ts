@@ -171,6 +171,17 @@ describe('rg --json reader', () => {
     );
   });
 
+  it('tells a cut inside the closing summary from its third byte on, and no cut before it', () => {
+    // `{"d` starts only the summary: every other message starts `{"type"`. One or two bytes could start any.
+    const summaryAt = output.lastIndexOf('{"data":{"elapsed_total"');
+    assert.ok(summaryAt > 0);
+    for (let cut = summaryAt - 40; cut < output.length - 1; cut++) {
+      const reader = new RgJsonReader(() => undefined);
+      reader.push(output.subarray(0, cut));
+      assert.equal(reader.cutInSummary(), cut >= summaryAt + 3, `cut at byte ${cut}, the summary at ${summaryAt}`);
+    }
+  });
+
   it('skips begin, end, context and summary messages without handing them on', () => {
     const text = [
       '{"type":"begin","data":{"path":{"text":"a"}}}',

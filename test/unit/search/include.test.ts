@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { isToolError } from '../../../src/core/errors';
-import { matchesPath, parseRipgrepGlob, trimWhiteSpaceEnd } from '../../../src/core/ripgrep/globs';
+import { keepTrailingWhiteSpace, matchesPath, parseRipgrepGlob } from '../../../src/core/ripgrep/globs';
+import { globTool } from '../../../src/core/search/glob';
 import { grepTool, type GrepValue } from '../../../src/core/search/grep';
 import { callGuard } from '../../../src/core/search/include';
 import type { ToolOutput } from '../../../src/core/tool';
-import { folder, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
+import { folder, RG_PATH, runTool, searchEnv, type SearchEnvOptions } from '../../helpers/searchEnv';
 import { makeTree, removeTree } from '../../helpers/tree';
 
 function grep(input: unknown, options: SearchEnvOptions): Promise<ToolOutput<GrepValue>> {
@@ -120,12 +121,33 @@ describe('grep include', function () {
       assert.deepEqual(files(await grep({ pattern: 'runs-on', include: 'docs/end /*.md' }, { folders: [folder(root)] })), ['docs/end /e.md']);
     });
 
-    it('trims a glob as rg does: U+0085 is white space, U+FEFF is not', () => {
-      assert.equal(trimWhiteSpaceEnd('*.md\u0085'), '*.md');
-      assert.equal(trimWhiteSpaceEnd('*.md\uFEFF'), '*.md\uFEFF');
-      assert.equal(matchesPath(parseRipgrepGlob('*.md\u0085'), 'a.md'), true);
-      assert.equal(matchesPath(parseRipgrepGlob('*.md\uFEFF'), 'a.md'), false);
-      assert.equal(matchesPath(parseRipgrepGlob('*.md\uFEFF'), 'a.md\uFEFF'), true);
+  });
+
+  // A name ending in white space, copied from a listing, found nothing or another file: rg drops a --glob
+  // value's trailing white space (it reads it as a gitignore line).
+  describe('a glob ending in white space', () => {
+    let root: string;
+    before(() => (root = makeTree({ 'a.md': 'needle\n', 'a.md ': 'needle\n', 'a.md\u0085': 'needle\n', 'a.md\uFEFF': 'needle\n' })));
+    after(() => removeTree(root));
+    const rgFiles = (glob: string) =>
+      execFileSync(RG_PATH, ['--no-config', '--files', '--null', `--glob=${glob}`, '--', '.'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean).map((p) => p.slice(2)).sort();
+
+    it('is given to rg with that white space kept, U+0085 among it and U+FEFF not', () => {
+      assert.deepEqual(rgFiles('a.md '), ['a.md'], 'rg alone drops the space');
+      assert.equal(keepTrailingWhiteSpace('a.md '), 'a.md{ }');
+      assert.equal(keepTrailingWhiteSpace('a.md\\ '), 'a.md\\ ', 'an escaped space, which rg keeps, is left as it is');
+      assert.equal(keepTrailingWhiteSpace('a.md\uFEFF'), 'a.md\uFEFF');
+      for (const name of ['a.md', 'a.md ', 'a.md\u0085', 'a.md\uFEFF']) {
+        assert.deepEqual(rgFiles(keepTrailingWhiteSpace(name)), [name], JSON.stringify(name));
+        const parsed = parseRipgrepGlob(name);
+        assert.deepEqual(['a.md', 'a.md ', 'a.md\u0085', 'a.md\uFEFF'].filter((p) => matchesPath(parsed, p)), [name], `Scout's matcher agrees: ${JSON.stringify(name)}`);
+      }
+    });
+
+    it('finds that name in glob and as include, and only it', async () => {
+      const out = await runTool(globTool, { pattern: 'a.md ' }, { folders: [folder(root)] });
+      assert.deepEqual(out.value.paths, ['a.md ']);
+      assert.deepEqual(files(await grep({ pattern: 'needle', include: 'a.md ' }, { folders: [folder(root)] })), ['a.md ']);
     });
   });
 

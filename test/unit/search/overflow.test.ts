@@ -43,7 +43,7 @@ describe('searches past the raw-output cap return what was read (tester, item 1)
       const note = NOTE.exec(out.text);
       assert.ok(note, out.text.slice(-1500));
       assert.equal(note[1], '20,000,000');
-      assert.match(note[2]!, /^the [\d,]+ matches in [\d,]+ files ripgrep printed by then \(the last of them may miss some of its matches\)$/);
+      assert.match(note[2]!, /^the [\d,]+ matches in [\d,]+ files ripgrep printed by then \(packages\/pkg\d+\/src\/file\d+\.ts, the file it was printing then, may miss some of its matches; the others hold all of theirs\)$/);
       assert.equal(note[3], 'a smaller path, an include glob such as "*.ts", or a more specific pattern');
       assert.match(out.text, /\[[\d,]+ more matches not shown: these are the first 250 of [\d,]+ matches/);
       assert.equal(spill.texts.length, 1);
@@ -52,6 +52,30 @@ describe('searches past the raw-output cap return what was read (tester, item 1)
       assert.match(out.text, /\. Everything Scout read is saved at untitled:Spill-1\. /);
       // Every match kept is a whole, real line.
       for (const m of out.value.matches.slice(-50)) assert.match(m.line, /^import \{ thing\d+ \} from/);
+    });
+  });
+
+  describe('grep cut at the cap in the middle of a file that sorts anywhere in the list', () => {
+    let root: string;
+    before(() => {
+      const lines = Array.from({ length: 50 }, (_, i) => `match line ${i}`).join('\n');
+      root = makeTree(Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`f${String(i).padStart(3, '0')}.txt`, `${lines}\n`])));
+    });
+    after(() => removeTree(root));
+
+    it('names the one file that may miss matches, in the note and the value; every other file is whole', async () => {
+      for (const rawOutputMaxBytes of [30_000, 100_000]) {
+        const out = await runTool(grepTool, { pattern: 'match' }, { folders: [folder(root)], search: { rawOutputMaxBytes }, spill: memorySpill() });
+        assert.equal(out.value.incomplete, true);
+        const perFile = new Map<string, number>();
+        for (const m of out.value.matches) perFile.set(m.path, (perFile.get(m.path) ?? 0) + 1);
+        const short = [...perFile].filter(([, n]) => n < 50).map(([p]) => p);
+        assert.ok(short.length <= 1, `at most one file is partial: ${short.join(', ')}`);
+        const partial = out.value.partialFile;
+        assert.ok(partial !== undefined && perFile.has(partial), `the value names a listed file: ${partial}`);
+        if (short.length) assert.equal(partial, short[0]);
+        assert.match(NOTE.exec(out.text)![2]!, new RegExp(`\\(${partial!.replace('.', '\\.')}, the file it was printing then, may miss some of its matches; the others hold all of theirs\\)$`));
+      }
     });
   });
 
