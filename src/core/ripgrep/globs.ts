@@ -141,8 +141,12 @@ export function escapeGlobLiteral(text: string): string {
  */
 export function keepTrailingWhiteSpace(glob: string): string {
   if (glob.endsWith('\\ ')) return glob;
-  const kept = trimWhiteSpaceEnd(glob);
-  return kept === glob ? glob : `${kept}{${glob.slice(kept.length)}}`;
+  let kept = trimWhiteSpaceEnd(glob);
+  if (kept === glob) return glob;
+  const space = glob.slice(kept.length);
+  // A backslash escaping the first of them (`x\<tab>`) would escape the brace instead; in braces it needs none.
+  if (/(?:^|[^\\])(?:\\\\)*\\$/.test(kept)) kept = kept.slice(0, -1);
+  return `${kept}{${space}}`;
 }
 
 /**

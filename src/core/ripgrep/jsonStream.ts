@@ -94,6 +94,8 @@ export class RgJsonReader {
   };
   /** Set once a match line was read in full by the fast reader (see `sep`). */
   private layoutSeen = false;
+  /** True from a match until rg's next `begin` or `end`: the file of the last match may still get more. */
+  private fileOpen = false;
 
   constructor(private readonly onMatch: MatchHandler) {
     this.splitter = new RecordSplitter(0x0a, (buf, start, end) => this.line(buf, start, end));
@@ -105,6 +107,21 @@ export class RgJsonReader {
 
   end(): void {
     this.splitter.end();
+  }
+
+  /**
+   * For output cut short (rg stopped at the raw-output cap, `end` not called): true when the file of the last
+   * match read has all its matches, because rg went on to its `end` message or to another file's `begin`
+   * (whole, or cut once its type can be read). False when the cut may have taken matches of that file.
+   */
+  lastFileWhole(): boolean {
+    // A cut message that has its type already: a `begin` or `end` of rg's says the file before it is done.
+    const head = this.splitter.carriedHead(TYPE_PREFIX.length + 1);
+    if (head.length > TYPE_PREFIX.length && head.subarray(0, TYPE_PREFIX.length).equals(TYPE_PREFIX)) {
+      const type = head[TYPE_PREFIX.length];
+      if (type === 0x62 /* b */ || type === 0x65 /* e */) return true;
+    }
+    return !this.fileOpen;
   }
 
   /**
@@ -123,9 +140,14 @@ export class RgJsonReader {
       // whenever the engine re-optimizes the handler's allocations.
       if (this.readMatch(buf, start, end)) this.onMatch(this.read.path!, this.read.line, this.read.lineNumber, this.read.submatches, this.read.lineBase64);
       else this.handleParsed(buf, start, end);
+      this.fileOpen = true;
       return;
     }
-    if (at(buf, start, end, TYPE_PREFIX)) return;
+    if (at(buf, start, end, TYPE_PREFIX)) {
+      const type = buf[start + TYPE_PREFIX.length];
+      if (type === 0x62 /* b */ || type === 0x65 /* e */) this.fileOpen = false;
+      return;
+    }
     this.handleParsed(buf, start, end);
   }
 

@@ -72,10 +72,10 @@ export interface GrepValue {
    */
   readonly incomplete?: true;
   /**
-   * With `incomplete`: the path of the file rg was printing when it was stopped, whose matches may be only some
-   * of its own (every other file's are all there). Absent when that file is not among the results.
+   * With `incomplete`: the file rg was printing when it was stopped, whose matches may be only some of its own
+   * (every other file's are all there), as its matches name it. Absent when no listed file may miss matches.
    */
-  readonly partialFile?: string;
+  readonly partialFile?: { readonly path: string; readonly pathBase64?: string };
 }
 
 /**
@@ -179,12 +179,12 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
     ...(regex.note ? { patternReadAs: { pattern: regex.pattern, engine: regex.engine } } : {}),
     ...(unreadable.length ? { unreadable } : {}),
     ...(cut ? { incomplete: true as const } : {}),
-    ...(cut && partial ? { partialFile: partial.path } : {}),
+    ...(cut && partial ? { partialFile: { path: partial.path, ...(partial.pathBase64 === '' ? {} : { pathBase64: partial.pathBase64 }) } } : {}),
   };
   const notes = [...readingNotes({ ...resolved, glob }), ...(regex.note ? [regex.note] : []), ...unreadableNotes(unreadable, outcome.problemsCut)];
   if (cut) {
     // Files are listed by path, so the one rg was printing when stopped is named: it may sit anywhere in the list.
-    const whole = partial ? `${listedPath(partial)}, the file it was printing then, may miss some of its matches; the others hold all of theirs` : 'each holds all of its matches';
+    const whole = partial ? `${quotedPath(partial)}, the file it was printing then, may miss some of its matches; the others hold all of theirs` : 'each holds all of its matches';
     const held = `the ${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')} ripgrep printed by then (${whole})`;
     notes.push(rawOutputCutNote(config.rawOutputMaxBytes, matches.length, held, 'a smaller path, an include glob such as "*.ts", or a more specific pattern'));
   }
@@ -272,7 +272,7 @@ async function searchMatches(args: GrepArgs, regex: RegexReading, target: Resolv
   }
   // A cut inside rg's closing summary lost no match: the result is complete.
   const cut = exit.stdoutCut === true && !reader.cutInSummary();
-  const printing = cut ? groups.lastPrinted() : undefined;
+  const printing = cut && !reader.lastFileWhole() ? groups.lastPrinted() : undefined;
   const partial = printing && files.find((f) => f.path === printing.path && f.pathBase64 === printing.pathBase64);
   return { files, outcome, cut, ...(include ? { include } : {}), ...(partial ? { partial } : {}) };
 }
@@ -439,6 +439,11 @@ function formatFile(file: FileGroup, limit: number, maxLineBytes: number, share 
 /** A file's path as the result lists it (see `displayPath` and `displayNonUtf8Path`). */
 function listedPath(file: FileGroup): string {
   return file.pathBase64 === '' ? displayPath(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64'));
+}
+
+/** A file's path as a note names it: always quoted (`quoteValue`), so no name can pass for the note's words. */
+function quotedPath(file: FileGroup): string {
+  return file.pathBase64 === '' ? quoteValue(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64'));
 }
 
 /** Formatted files joined into one piece of the complete result. */

@@ -17,14 +17,14 @@ export const NO_FILES = 'No files found';
 export const NO_MATCHES = 'No matches found';
 
 /** The starts of the lines a listed name could be mistaken for (see {@link looksLikeStructure}), as alternatives. */
-const STRUCTURE_STARTS = String.raw`\[|"|line\s+\d|paths are relative to\b|no (?:files|matches) found\b|scout (?:glob|grep)\b|error:|\(code:|\s`;
+const STRUCTURE_STARTS = String.raw`\[|"|line\s+\d|paths\s+are\s+relative\s+to\b|no\s+(?:files|matches)\s+found\b|scout\s+(?:glob|grep)\b|error\s*:|\(\s*code\s*:|\s`;
 const STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS})`, 'i');
 /**
  * What a letter or digit of {@link STRUCTURE_STARTS} may read as in text {@link foldLookAlikes} has folded: the
- * confusables skeleton writes an upright stroke (`І`, `Ι`, `1`) as `l` and a round one (`О`) as `O`, and a digit
- * of another script (`٩`) stays what it is.
+ * confusables skeleton writes an upright stroke (`І`, `Ι`, `1`, Arabic-Indic `١`) as `l` and a round one (`О`,
+ * `٥`, Devanagari `०`) as `O`, and a number of another script or style (`٩`, `Ⅸ`, `❶`) stays what it is.
  */
-const FOLDED_FORMS: Record<string, string> = { i: '[il1|]', l: '[il1|]', o: '[o0]', m: '(?:m|rn)', '\\d': '\\p{Nd}' };
+const FOLDED_FORMS: Record<string, string> = { i: '[il1|]', l: '[il1|]', o: '[o0]', m: '(?:m|rn)', '\\d': '[\\p{N}lo|]' };
 /** {@link STRUCTURE_START} for folded text: each letter and digit taken in any of its {@link FOLDED_FORMS}. */
 const FOLDED_STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS.replace(/\\d|[ilom]/g, (c) => FOLDED_FORMS[c]!)})`, 'iu');
 /**
@@ -60,9 +60,10 @@ function foldedLooksLikeStructure(line: string): boolean {
   const unmarked = line.replace(LEADING_MARKS, '');
   const start = unmarked.slice(0, 64);
   const end = line.slice(-4);
-  // Folding changes nothing in most non-ASCII names (CJK, for one): then the check of the line as it is has
-  // answered already, but for a digit of another script (`Line ٩:`).
-  if (unmarked.length === line.length && !anyFolds(start) && !anyFolds(end)) return FOLDED_STRUCTURE_START.test(start);
+  // The start is compared as it is too: a number of another script (`Line ٩:`) reads as a digit, and folding
+  // may turn it into a letter. Folding changes nothing in most non-ASCII names (CJK, for one).
+  if (FOLDED_STRUCTURE_START.test(start)) return true;
+  if (unmarked.length === line.length && !anyFolds(start) && !anyFolds(end)) return false;
   return FOLDED_STRUCTURE_START.test(foldLookAlikes(start)) || /\s$/.test(foldLookAlikes(end));
 }
 

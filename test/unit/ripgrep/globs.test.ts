@@ -17,7 +17,7 @@ const GLOBS = [
   '*.ts', '**/*.ts', 'src/**', '/src/*.ts', 'src/*.ts', '**/bar/*.txt', '*.{ts,tsx}', '{src,foo}/**', 'foo/**', 'src/**/*.ts', 'a*', '?.ts',
   'caf?.txt', 'caf??.txt', '[id]/*', '\\[id\\]/*', '[[]id]/*', '*.[jt]s', '[!a]*', '[!a]b', 'a[!x]b', 'a[/]b', '**', '*', '**/*', 'src/',
   'src', '/src', 'a/**/b', 'x/**/w.js', 'x/**/**/w.js', '{a,b}.ts', '{,a}.ts', '*,b.txt', 'a\\,b.txt', '{a\\,b}.txt', '{{a,b},c}.ts',
-  '**/{src,foo}/**', 'src/**/', '**.ts', 'a**', '*/', '*/*', '*/*/*', '**/lib/**', 'src/{lib,x}/**/*.ts', '*.ts ', 'a.ts ', 'a.ts\u00a0', '*\u3000', '\\#hash', 'x-y.*',
+  '**/{src,foo}/**', 'src/**/', '**.ts', 'a**', '*/', '*/*', '*/*/*', '**/lib/**', 'src/{lib,x}/**/*.ts', '*.ts ', 'a.ts ', 'a.ts\u00a0', '*\u3000', 'a.ts\\ ', 'a.ts\\\u00a0', 'a.ts\\\\ ', '\\#hash', 'x-y.*',
   '[x-z]*', '[]x]*', '[-x]*', '[x-]*', '日本/*', '*/語.txt', 'e?.txt', 'e??.txt', 'e???.txt', '[é]*', 'src/lib', 'src/lib/**/*',
   '{src/lib,foo}/**', '**/x', '**/y/**', '/**', '/*', '/*.ts', 'a/', '*a*/*', '{*.ts,*.md}', '**/*.{ts,tsx}', 'back\\\\slash.txt',
   'star\\*.txt', 'star[*].txt', 'q[?].txt', '*[*]*', 'src/**/lib/*.ts', '{src,x}/*/*.ts', '*.{[jt]s,md}',

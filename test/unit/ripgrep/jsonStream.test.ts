@@ -182,6 +182,32 @@ describe('rg --json reader', () => {
     }
   });
 
+  it('tells, wherever the output is cut, whether the file of the last match may have lost matches', () => {
+    const all = read([output]);
+    const total = (path: RgData) => all.filter((m) => m.path.text === path.text && m.path.bytes === path.bytes).length;
+    let whole = 0;
+    for (let cut = 1; cut < output.length; cut++) {
+      const got: Read[] = [];
+      const reader = new RgJsonReader((path, line, lineNumber, submatches, lineBase64) => got.push({ path: { ...path }, line, lineNumber, submatches, lineBase64 }));
+      reader.push(output.subarray(0, cut));
+      const last = got[got.length - 1];
+      if (!last || !reader.lastFileWhole()) continue;
+      whole++;
+      const read = got.filter((m) => m.path.text === last.path.text && m.path.bytes === last.path.bytes).length;
+      assert.equal(read, total(last.path), `cut at byte ${cut}: said whole with ${read} of ${total(last.path)} matches`);
+    }
+    // Inside every `end` message (from its type on) and at every `begin`, the file before is known to be done,
+    // and so right after an `end` message, with nothing of the next one read.
+    const text = output.toString('latin1');
+    const ends = text.split('{"type":"end"').length - 1;
+    assert.ok(whole > ends * 20, `${whole} cuts known whole, ${ends} end messages`);
+    for (let at = text.indexOf('{"type":"end"'); at >= 0; at = text.indexOf('{"type":"end"', at + 1)) {
+      const reader = new RgJsonReader(() => undefined);
+      reader.push(output.subarray(0, text.indexOf('\n', at) + 1));
+      assert.equal(reader.lastFileWhole(), true, `right after the end message at byte ${at}`);
+    }
+  });
+
   it('skips begin, end, context and summary messages without handing them on', () => {
     const text = [
       '{"type":"begin","data":{"path":{"text":"a"}}}',

@@ -79,9 +79,20 @@ const FORGERIES = [
   'Line\t9: tab',
   'Line\u2800 9: braille blank',
   'Line \u0669: arabic-indic',
+  // Numbers the confusables table maps to letters (`١` to `l`, `०` to `o`), and ones NFKD leaves alone.
+  'Line \u0661: API_KEY=sk-live-123',
+  'Line \u0966: devanagari zero',
+  'Line \u2168: roman nine',
+  'Line \u2776: dingbat one',
+  'Line \u1371: ethiopic one',
+  // Other phrases with a tab or a doubled space.
+  'No\tfiles found',
+  'Scout  grep "x": 1 match',
+  'Error : the search failed',
+  '( code: SEARCH_FAILED)',
 ];
 /** How many names at the end of {@link FORGERIES} are look-alike spellings. */
-const LOOK_ALIKES = 27;
+const LOOK_ALIKES = 36;
 
 describe('file names cannot pass for result lines', function () {
   this.timeout(60_000);
