@@ -117,10 +117,7 @@ export class RgJsonReader {
   lastFileWhole(): boolean {
     // A cut message that has its type already: a `begin` or `end` of rg's says the file before it is done.
     const head = this.splitter.carriedHead(TYPE_PREFIX.length + 1);
-    if (head.length > TYPE_PREFIX.length && head.subarray(0, TYPE_PREFIX.length).equals(TYPE_PREFIX)) {
-      const type = head[TYPE_PREFIX.length];
-      if (type === 0x62 /* b */ || type === 0x65 /* e */) return true;
-    }
+    if (head.length > TYPE_PREFIX.length && head.subarray(0, TYPE_PREFIX.length).equals(TYPE_PREFIX) && closesFile(head[TYPE_PREFIX.length]!)) return true;
     return !this.fileOpen;
   }
 
@@ -144,8 +141,7 @@ export class RgJsonReader {
       return;
     }
     if (at(buf, start, end, TYPE_PREFIX)) {
-      const type = buf[start + TYPE_PREFIX.length];
-      if (type === 0x62 /* b */ || type === 0x65 /* e */) this.fileOpen = false;
+      if (closesFile(buf[start + TYPE_PREFIX.length]!)) this.fileOpen = false;
       return;
     }
     this.handleParsed(buf, start, end);
@@ -277,6 +273,11 @@ export class RgJsonReader {
     const line = lineBase64 === undefined ? data.lines.text! : Buffer.from(lineBase64, 'base64').toString('utf8');
     this.onMatch(path, stripTerminator(line), data.line_number ?? 0, submatches, lineBase64);
   }
+}
+
+/** True for the first byte of a `begin` or `end` type: after either, rg prints no more of the file before. */
+function closesFile(typeByte: number): boolean {
+  return typeByte === 0x62 /* b */ || typeByte === 0x65 /* e */;
 }
 
 const NO_SUBMATCHES: readonly RgSubmatch[] = Object.freeze([]);

@@ -46,8 +46,10 @@ export class RecordSplitter {
 
   /** The first `n` bytes carried over (a record not yet ended by a separator), or all of them when fewer. */
   carriedHead(n: number): Buffer {
-    const head = this.carry.length === 1 ? this.carry[0]! : Buffer.concat(this.carry);
-    return head.subarray(0, n);
+    // The first piece usually holds them: a long cut record is not joined just to read its start.
+    const first = this.carry[0];
+    if (first === undefined || first.length >= n || this.carry.length === 1) return (first ?? Buffer.alloc(0)).subarray(0, n);
+    return Buffer.concat(this.carry).subarray(0, n);
   }
 
   /** Ends the stream, passing on a last record that had no separator after it. */

@@ -179,12 +179,12 @@ async function runGrep(args: GrepArgs, env: ToolEnv, explainBudget: ExplainBudge
     ...(regex.note ? { patternReadAs: { pattern: regex.pattern, engine: regex.engine } } : {}),
     ...(unreadable.length ? { unreadable } : {}),
     ...(cut ? { incomplete: true as const } : {}),
-    ...(cut && partial ? { partialFile: { path: partial.path, ...(partial.pathBase64 === '' ? {} : { pathBase64: partial.pathBase64 }) } } : {}),
+    ...(partial ? { partialFile: { path: partial.path, ...(partial.pathBase64 === '' ? {} : { pathBase64: partial.pathBase64 }) } } : {}),
   };
   const notes = [...readingNotes({ ...resolved, glob }), ...(regex.note ? [regex.note] : []), ...unreadableNotes(unreadable, outcome.problemsCut)];
   if (cut) {
     // Files are listed by path, so the one rg was printing when stopped is named: it may sit anywhere in the list.
-    const whole = partial ? `${quotedPath(partial)}, the file it was printing then, may miss some of its matches; the others hold all of theirs` : 'each holds all of its matches';
+    const whole = partial ? `${listedPath(partial, quoteValue)}, the file it was printing then, may miss some of its matches; the others hold all of theirs` : 'each holds all of its matches';
     const held = `the ${countOf(matches.length, 'match', 'matches')} in ${countOf(files.length, 'file')} ripgrep printed by then (${whole})`;
     notes.push(rawOutputCutNote(config.rawOutputMaxBytes, matches.length, held, 'a smaller path, an include glob such as "*.ts", or a more specific pattern'));
   }
@@ -436,14 +436,13 @@ function formatFile(file: FileGroup, limit: number, maxLineBytes: number, share 
   return { block, lineLengths: rows.map((row) => row.length) };
 }
 
-/** A file's path as the result lists it (see `displayPath` and `displayNonUtf8Path`). */
-function listedPath(file: FileGroup): string {
-  return file.pathBase64 === '' ? displayPath(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64'));
-}
-
-/** A file's path as a note names it: always quoted (`quoteValue`), so no name can pass for the note's words. */
-function quotedPath(file: FileGroup): string {
-  return file.pathBase64 === '' ? quoteValue(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64'));
+/**
+ * A file's path as the result lists it (`displayPath`), or as a note names it with `quote` = `quoteValue`:
+ * always quoted, so no name can pass for the note's words. A name that is not UTF-8 is always quoted
+ * (`displayNonUtf8Path`).
+ */
+function listedPath(file: FileGroup, quote: (path: string) => string = displayPath): string {
+  return file.pathBase64 === '' ? quote(file.path) : displayNonUtf8Path(Buffer.from(file.pathBase64, 'base64'));
 }
 
 /** Formatted files joined into one piece of the complete result. */
