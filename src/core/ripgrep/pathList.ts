@@ -50,7 +50,7 @@ export interface PathList {
  * run's text and its joined form are made in the large-object space, which garbage collection never copies.
  */
 const RUN_BYTES = 256 * 1024;
-/** Runs that are not UTF-8 as a whole are halved until this size; below it, each name is decoded on its own. */
+/** Ranges that are not plain as a whole are halved until this size; below it, each record is checked on its own. */
 const SMALLEST_HALVED_RUN = 2048;
 
 /**
@@ -60,14 +60,20 @@ const SMALLEST_HALVED_RUN = 2048;
  *
  * Chunks are gathered into runs of {@link RUN_BYTES} and decoded up to their last NUL: a run that is ASCII (checked natively) is read as
  * Latin-1, one that is UTF-8 as UTF-8, and its records are split with the engine's own string operations, so
- * no JavaScript runs per path. A run that is not UTF-8, or holds a name with a line feed, is halved (at a NUL)
- * until the halves are plain, and below {@link SMALLEST_HALVED_RUN} bytes its names are decoded one by one:
- * names that are not valid UTF-8 are decoded lossily (U+FFFD) and also listed with their exact bytes, while the
- * others stay compact one-byte strings. The paths of a run are substrings of the run's text.
+ * no JavaScript runs per path. In a run that is not UTF-8, or holds a name with a line feed, the records that
+ * are neither are found (see {@link findUnplainRecords}) and decoded one by one: names that are not valid UTF-8
+ * are decoded lossily (U+FFFD) and also listed with their exact bytes. The plain records between them are
+ * decoded as runs of their own, so a few such names do not break the list into small runs. The paths of a
+ * plain run are substrings of its joined text.
  */
 export class PathListReader {
   private readonly runs: PathRun[] = [];
-  private readonly pieces: string[][] = [];
+  /**
+   * Each run's paths, or undefined for a run with `joined`, which is split into its paths only in {@link end}:
+   * while rg prints, tens of thousands of live strings made every young-generation collection copy them, and
+   * rg waited on the full pipe meanwhile.
+   */
+  private readonly pieces: (string[] | undefined)[] = [];
   private readonly nonUtf8Paths: { index: number; base64: string }[] = [];
   private count = 0;
   /** Chunks not decoded yet (a run is decoded once {@link RUN_BYTES} are gathered), and their size. */
@@ -92,7 +98,8 @@ export class PathListReader {
    */
   end(dropUnended = false): PathList {
     this.decodePending(!dropUnended);
-    const paths = this.pieces.length === 1 ? this.pieces[0]! : concatAll(this.pieces);
+    const pieces = this.pieces.map((p, i) => p ?? this.runs[i]!.joined!.split('\n'));
+    const paths = pieces.length === 1 ? pieces[0]! : concatAll(pieces);
     return { paths, nonUtf8Paths: this.nonUtf8Paths, runs: this.runs, endsWithNul: this.lastByte <= 0 };
   }
 
@@ -118,25 +125,34 @@ export class PathListReader {
     }
   }
 
-  /** Decodes the records `buf[start, end)`, which ends just after a NUL. */
+  /**
+   * Decodes the records `buf[start, end)`, which ends just after a NUL: the records that are not plain (see
+   * {@link findUnplainRecords}) name by name, and each stretch of plain records between them as one run.
+   */
   private decodeRun(buf: Buffer, start: number, end: number): void {
     const bytes = buf.subarray(start, end);
     const ascii = isAscii(bytes);
-    // A name that is not UTF-8 or holds a line feed (0x0a) is decoded on its own; the rest of its run is halved
-    // away from it.
-    const plain = (ascii || isUtf8(bytes)) && bytes.indexOf(0x0a) < 0;
-    if (!plain && end - start > SMALLEST_HALVED_RUN) {
-      const middle = buf.indexOf(0, start + ((end - start) >> 1)) + 1;
-      if (middle > 0 && middle < end) {
-        this.decodeRun(buf, start, middle);
-        this.decodeRun(buf, middle, end);
-        return;
-      }
-    }
-    if (!plain) {
-      this.decodeNames(buf, start, end);
+    if ((ascii || isUtf8(bytes)) && bytes.indexOf(0x0a) < 0) {
+      this.decodePlain(buf, start, end, ascii);
       return;
     }
+    const unplain: number[] = [];
+    findUnplainRecords(buf, start, end, unplain);
+    let from = start;
+    for (let i = 0; i < unplain.length; ) {
+      const first = unplain[i]!;
+      let last = unplain[i + 1]!;
+      // Records that are not plain and follow one another are decoded together.
+      for (i += 2; i < unplain.length && unplain[i] === last; i += 2) last = unplain[i + 1]!;
+      if (first > from) this.decodePlain(buf, from, first, isAscii(buf.subarray(from, first)));
+      this.decodeNames(buf, first, last);
+      from = last;
+    }
+    if (from < end) this.decodePlain(buf, from, end, isAscii(buf.subarray(from, end)));
+  }
+
+  /** Decodes the plain records `buf[start, end)` (UTF-8, no line feed; `ascii` when all ASCII) as one run. */
+  private decodePlain(buf: Buffer, start: number, end: number, ascii: boolean): void {
     const text: string = ascii ? latin1Slice.call(buf, start, end - 1) : utf8Slice.call(buf, start, end - 1);
     const strip = this.strip;
     // Every record starts with the same `strip` bytes (rg prints `./` before each path under `.`), so one split
@@ -165,9 +181,35 @@ export class PathListReader {
   }
 
   private add(paths: string[], ascii: boolean, joined?: string): void {
-    this.pieces.push(paths);
+    this.pieces.push(joined === undefined ? paths : undefined);
     this.runs.push(joined === undefined ? { count: paths.length, ascii } : { count: paths.length, joined, ascii });
     this.count += paths.length;
+  }
+}
+
+/**
+ * Appends to `out` the bounds `[recordStart, recordEnd)` (the end just after its NUL) of every record in
+ * `buf[start, end)` that is not plain: not valid UTF-8, or holding a line feed. `end` is just after a NUL.
+ * The range is halved (at a NUL) while it is larger than {@link SMALLEST_HALVED_RUN} and not plain, so the
+ * native checks of whole halves clear most of it; a small range is checked record by record.
+ */
+function findUnplainRecords(buf: Buffer, start: number, end: number, out: number[]): void {
+  const bytes = buf.subarray(start, end);
+  if ((isAscii(bytes) || isUtf8(bytes)) && bytes.indexOf(0x0a) < 0) return;
+  if (end - start > SMALLEST_HALVED_RUN) {
+    const middle = buf.indexOf(0, start + ((end - start) >> 1)) + 1;
+    if (middle > 0 && middle < end) {
+      findUnplainRecords(buf, start, middle, out);
+      findUnplainRecords(buf, middle, end, out);
+      return;
+    }
+  }
+  for (let cursor = start; cursor < end; ) {
+    let stop = buf.indexOf(0, cursor);
+    if (stop < 0 || stop >= end) stop = end - 1;
+    const record = buf.subarray(cursor, stop);
+    if (!isUtf8(record) || record.indexOf(0x0a) >= 0) out.push(cursor, stop + 1);
+    cursor = stop + 1;
   }
 }
 

@@ -97,6 +97,25 @@ describe('PathListReader (chunked rg --files --null output)', () => {
     assert.ok(seenNonUtf8 > 5 && seenLineFeeds > 5 && seenHalved > 5, `the trials met every case: ${seenNonUtf8} ${seenLineFeeds} ${seenHalved}`);
   });
 
+  it('decodes the plain names around a few that are not UTF-8 or hold a line feed as whole runs', () => {
+    // One bad name in every few hundred broke a 256 KiB run into runs of a few dozen names each, and every run
+    // is checked and written on its own after rg exits.
+    const plain = (from: number, n: number) => Array.from({ length: n }, (_, i) => Buffer.from(`./src/file${from + i}.ts\0`));
+    const out = Buffer.concat([
+      ...plain(0, 1500),
+      Buffer.from('./legacy/caf'), Buffer.from([0xe9]), Buffer.from('\0'),
+      ...plain(1500, 1500),
+      Buffer.from('./weird/line\nfeed\0./x/'), Buffer.from([0xc3]), Buffer.from('\0'),
+      ...plain(3000, 1500),
+    ]);
+    const got = read(out, 2, []);
+    assert.deepEqual(got.runs.map((r) => [r.count, r.joined !== undefined]), [[1500, true], [1, false], [1500, true], [2, false], [1500, true]]);
+    assert.equal(got.runs[2]!.joined, Array.from({ length: 1500 }, (_, i) => `src/file${1500 + i}.ts`).join('\n'));
+    assert.deepEqual(got.paths.slice(1499, 1502), ['src/file1499.ts', 'legacy/caf\uFFFD', 'src/file1500.ts']);
+    assert.deepEqual(got.paths.slice(3001, 3004), ['weird/line\nfeed', 'x/\uFFFD', 'src/file3000.ts']);
+    assert.deepEqual(got.nonUtf8Paths.map((p) => p.index), [1500, 3002]);
+  });
+
   it('decodes a record without the prefix as decodePath does, not merged with its neighbours', () => {
     const out = Buffer.from('./a\0bc\0./d\0');
     const got = read(out, 2, []);
