@@ -115,10 +115,18 @@ export class TempFolderError extends Error {
   override readonly name = 'TempFolderError';
 }
 
-/** The {@link TempFolderError} of `dir`: the OS error without Node's tail naming the call and the file. */
+/** The {@link TempFolderError} of `dir`: the OS error as {@link systemErrorReason} gives it. */
 function folderRefused(dir: string, e: unknown): TempFolderError {
-  const reason = e instanceof Error ? e.message.replace(/, \w+ '[\s\S]*$/, '') : String(e);
-  return new TempFolderError(`the temporary folder ${dir} cannot be written to (${reason})`);
+  return new TempFolderError(`the temporary folder ${dir} cannot be written to (${systemErrorReason(e)})`);
+}
+
+/**
+ * An OS error's code and description without the tail Node adds, which names the system call and any path:
+ * `ENOENT: no such file or directory` from `ENOENT: no such file or directory, open '/tmp/x'`, and
+ * `ENOSPC: no space left on device` from `ENOSPC: no space left on device, write`.
+ */
+export function systemErrorReason(e: unknown): string {
+  return e instanceof Error ? e.message.replace(/, \w+(?: '[\s\S]*)?$/, '') : String(e);
 }
 
 /** Bytes of encoded text gathered in {@link writeText} before they are written. */

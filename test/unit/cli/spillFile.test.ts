@@ -3,11 +3,11 @@
  * one string, and the file holds exactly the pieces joined, as UTF-8.
  */
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tempFileSpill, TempFolderError, writeSpillFile } from '../../../src/cli/env';
+import { systemErrorReason, tempFileSpill, TempFolderError, writeSpillFile } from '../../../src/cli/env';
 import { SpillError } from '../../../src/core/spill';
 import { DIST_CLI, runCliAsync } from '../../helpers/cli';
 import { makeTree, removeTree } from '../../helpers/tree';
@@ -67,6 +67,29 @@ describe('CLI spill file', () => {
     const file = path.join(dir, 'a-file');
     writeFileSync(file, '');
     assert.throws(() => writeSpillFile(['x'], 'glob', file), (e: unknown) => e instanceof TempFolderError && e.message === `the temporary folder ${file} cannot be written to (ENOTDIR: not a directory)`);
+  });
+
+  it('words a full disk as it words a missing folder: the code and description, without the system call', function () {
+    // A write to /dev/full fails as a write to a full file system does. Node's message then ends in ", write",
+    // with no path; only the tail of an open (", open '/path'") used to be trimmed.
+    if (process.platform !== 'linux') this.skip();
+    const fd = openSync('/dev/full', 'w');
+    let error: unknown;
+    try {
+      writeSync(fd, Buffer.from('x'));
+    } catch (e) {
+      error = e;
+    } finally {
+      closeSync(fd);
+    }
+    assert.equal(systemErrorReason(error), 'ENOSPC: no space left on device');
+    let missing: unknown;
+    try {
+      openSync(path.join(dir, 'gone', 'x'), 'wx');
+    } catch (e) {
+      missing = e;
+    }
+    assert.equal(systemErrorReason(missing), 'ENOENT: no such file or directory');
   });
 
   it("gives the CLI's footer the reason and TMPDIR (the CLI's spill writer), as a SpillError", async () => {
