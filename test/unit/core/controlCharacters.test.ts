@@ -49,7 +49,7 @@ describe('controlCharacters', () => {
     assert.equal(jsonQuote('plain.ts'), '"plain.ts"');
   });
 
-  describe('invisible characters (tester, item 9)', () => {
+  describe('invisible characters', () => {
     /** One of each: tag characters (an astral pair), zero-width space and joiner, soft hyphen, word joiner, BOM, annotation controls. */
     const INVISIBLE = {
       tagA: '\u{E0041}',

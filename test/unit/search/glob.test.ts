@@ -269,7 +269,7 @@ describe('glob tool: names, roots and over-cap pages', () => {
     });
   });
 
-  describe('over the cap with everything under one folder (tester, item 15)', () => {
+  describe('over the cap with everything under one folder', () => {
     let root: string;
     before(() => {
       root = makeTree({});
@@ -303,7 +303,7 @@ describe('glob tool: names, roots and over-cap pages', () => {
     });
   });
 
-  it('runs a glob with 32 levels of braces, the most accepted, through rg (tester, item 7)', async () => {
+  it('runs a glob with 32 levels of braces, the most accepted, through rg', async () => {
     const root = makeTree({ 'b.txt': 'x', 'a.txt': 'x' });
     try {
       const out = await glob({ pattern: `${'{a,'.repeat(32)}b${'}'.repeat(32)}.txt` }, { folders: [folder(root)] });

@@ -188,7 +188,7 @@ describe('grep tool', () => {
     }
   });
 
-  it('matches "$" at the end of a CRLF line, with the right preview and offsets; "\\r$" still finds CRLF lines (tester, item 11)', async () => {
+  it('matches "$" at the end of a CRLF line, with the right preview and offsets; "\\r$" still finds CRLF lines', async () => {
     const crlf = makeTree({ 'win.ts': 'const a = 1;\r\nhere;\r\nx = "日本";\r\n', 'unix.ts': 'here;\nlast\n', 'mixed.txt': 'lone\rcr;\r\n' });
     try {
       const out = await grep({ pattern: 'here;$' }, { folders: [folder(crlf)] });
@@ -210,7 +210,7 @@ describe('grep tool', () => {
     }
   });
 
-  it('reports a pattern ending in a lone backslash as written, not as the unclosed group of rg\'s wrapper (tester, item 16)', async () => {
+  it('reports a pattern ending in a lone backslash as written, not as the unclosed group of rg\'s wrapper', async () => {
     for (const pattern of ['\\', 'a\\', 'a\\\\\\']) {
       const error = await grepError({ pattern }, { folders: [folder(root)] });
       assert.equal(error.code, 'SEARCH_INVALID_PATTERN');

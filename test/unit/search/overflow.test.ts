@@ -18,7 +18,7 @@ const grepTool = createGrepTool(budget);
 
 const NOTE = /\n\[ripgrep printed more than ([\d,]+) bytes \(setting scout\.search\.rawOutputMaxBytes\), so Scout stopped it there and this result is incomplete: it holds (.*), and more exist\. To see everything, narrow the search: (.*)\.\]\n/;
 
-describe('searches past the raw-output cap return what was read (tester, item 1)', function () {
+describe('searches past the raw-output cap return what was read', function () {
   this.timeout(120_000);
 
   describe('grep "import" over 2,000 files with 100,000 import lines, at the default cap', () => {

@@ -19,7 +19,7 @@ const grepFiles = (out: ToolOutput<GrepValue>) => [...new Set(out.value.matches.
 /** The note lines of a result: `[…]` lines after the listing. */
 const notes = (text: string) => text.split('\n').filter((l) => l.startsWith('['));
 
-describe('rereading globs that found nothing (tester, items 2–5, 16, 17)', function () {
+describe('rereading globs that found nothing', function () {
   this.timeout(60_000);
   let root: string;
   let folders: WorkspaceFolderRef[];

@@ -107,7 +107,7 @@ describe('unreadable entries cost only themselves', function () {
   });
 });
 
-describe('a workspace folder this user cannot read (tester, item 14)', function () {
+describe('a workspace folder this user cannot read', function () {
   this.timeout(60_000);
   let bin: string;
   let parent: string;

@@ -96,7 +96,7 @@ describe('resolveTarget', () => {
     }
   });
 
-  it('gives a dangling symlink to an outside place the answer of an outside path, however it dangles (tester, item 8)', async () => {
+  it('gives a dangling symlink to an outside place the answer of an outside path, however it dangles', async () => {
     const links = makeTree({
       'to-missing-outside': { symlink: path.join(outside, 'no-such-folder') },
       'to-missing-outside-deep': { symlink: path.join(outside, 'a/b/c') },
