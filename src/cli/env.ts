@@ -134,9 +134,9 @@ const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 /**
  * Bytes one `write` system call takes at most. On Linux 6.18 with ext4 (the machine of docs/benchmarks.md), writing
- * 3.6 MB to a new file in writes of 64 KiB took about 1 ms, and in writes of 128 KiB or more 8 to 11 ms: the
- * page cache takes larger writes in larger pages, which cost far more to find. Elsewhere the extra system
- * calls cost a few microseconds per megabyte.
+ * 3.6 MB to a new file in writes of 64 KiB took about 1 ms, and in writes of 128 KiB or more 8 to 11 ms, in
+ * the kernel (why larger writes cost more there was not pinned down). Elsewhere the extra system calls cost a
+ * few microseconds per megabyte.
  */
 const WRITE_BYTES = 64 * 1024;
 

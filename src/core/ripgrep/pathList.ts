@@ -132,7 +132,7 @@ export class PathListReader {
   private decodeRun(buf: Buffer, start: number, end: number): void {
     const bytes = buf.subarray(start, end);
     const ascii = isAscii(bytes);
-    if ((ascii || isUtf8(bytes)) && bytes.indexOf(0x0a) < 0) {
+    if (isPlain(bytes, ascii)) {
       this.decodePlain(buf, start, end, ascii);
       return;
     }
@@ -187,6 +187,11 @@ export class PathListReader {
   }
 }
 
+/** True when `bytes` are valid UTF-8 (`ascii`: known to be ASCII) and hold no line feed. */
+function isPlain(bytes: Buffer, ascii = isAscii(bytes)): boolean {
+  return (ascii || isUtf8(bytes)) && bytes.indexOf(0x0a) < 0;
+}
+
 /**
  * Appends to `out` the bounds `[recordStart, recordEnd)` (the end just after its NUL) of every record in
  * `buf[start, end)` that is not plain: not valid UTF-8, or holding a line feed. `end` is just after a NUL.
@@ -194,8 +199,7 @@ export class PathListReader {
  * native checks of whole halves clear most of it; a small range is checked record by record.
  */
 function findUnplainRecords(buf: Buffer, start: number, end: number, out: number[]): void {
-  const bytes = buf.subarray(start, end);
-  if ((isAscii(bytes) || isUtf8(bytes)) && bytes.indexOf(0x0a) < 0) return;
+  if (isPlain(buf.subarray(start, end))) return;
   if (end - start > SMALLEST_HALVED_RUN) {
     const middle = buf.indexOf(0, start + ((end - start) >> 1)) + 1;
     if (middle > 0 && middle < end) {
@@ -207,8 +211,7 @@ function findUnplainRecords(buf: Buffer, start: number, end: number, out: number
   for (let cursor = start; cursor < end; ) {
     let stop = buf.indexOf(0, cursor);
     if (stop < 0 || stop >= end) stop = end - 1;
-    const record = buf.subarray(cursor, stop);
-    if (!isUtf8(record) || record.indexOf(0x0a) >= 0) out.push(cursor, stop + 1);
+    if (!isPlain(buf.subarray(cursor, stop))) out.push(cursor, stop + 1);
     cursor = stop + 1;
   }
 }
