@@ -47,7 +47,8 @@ export interface PathList {
 
 /**
  * Bytes of output gathered before they are decoded as one run: above V8's largest regular heap object, so the
- * run's text and its joined form are made in the large-object space, which garbage collection never copies.
+ * run's text and its joined form are made in the large-object space, which garbage collection never copies
+ * (the plain stretches between names that are not plain can be smaller).
  */
 const RUN_BYTES = 256 * 1024;
 /** Ranges that are not plain as a whole are halved until this size; below it, each record is checked on its own. */
