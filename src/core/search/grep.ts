@@ -311,11 +311,19 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
    * side by side, so while false no two files share a path and the join in `sorted` can be skipped.
    */
   let samePath = false;
-  const noteSamePath = (): void => {
-    samePath = true;
-  };
-  const byPath = (a: FileGroup, b: FileGroup): number => comparePaths(a, b, noteSamePath);
-  const sortByPath = (files: FileGroup[]): FileGroup[] => files.sort(byPath);
+  /**
+   * `files` sorted by path in UTF-16 code unit order (the order of `<`); files with equal paths (names that are
+   * not UTF-8 and decode to the same lossy text) by their exact bytes, so the order never depends on which file
+   * rg finished first.
+   */
+  const sortByPath = (files: FileGroup[]): FileGroup[] =>
+    files.sort((a, b) => {
+      // One ordering comparison per pair: equality (a length check for most paths) is far cheaper than `<` on
+      // long paths that share their folders.
+      if (a.path !== b.path) return a.path < b.path ? -1 : 1;
+      samePath = true;
+      return Buffer.compare(Buffer.from(a.pathBase64, 'base64'), Buffer.from(b.pathBase64, 'base64'));
+    });
   let lastPath: RgData | undefined;
   let last: FileGroup | undefined;
   let keptFiles = 0;
@@ -397,19 +405,6 @@ function collectMatches(strip: number, maxLineBytes: number, keeps?: (path: stri
 
 /** Kept files sorted together while rg runs (see `collectMatches`); beyond about 1,000 the final merge gains little. */
 const SORTED_RUN = 1024;
-
-/**
- * The order of files by path, as a sort comparator: UTF-16 code unit order (the order of `<`); files with equal
- * paths (names that are not UTF-8 and decode to the same lossy text) by their exact bytes, so the order never
- * depends on which file rg finished first. `onSamePath` is called when the two paths are equal.
- */
-function comparePaths(a: FileGroup, b: FileGroup, onSamePath: () => void): number {
-  // One ordering comparison per pair: equality (a length check for most paths) is far cheaper than `<` on long
-  // paths that share their folders.
-  if (a.path !== b.path) return a.path < b.path ? -1 : 1;
-  onSamePath();
-  return Buffer.compare(Buffer.from(a.pathBase64, 'base64'), Buffer.from(b.pathBase64, 'base64'));
-}
 
 /** {@link UNSAFE_CHARACTERS} without its global flag, for `test` (line feeds are not in it). */
 const UNSAFE = new RegExp(UNSAFE_CHARACTERS.source);
