@@ -67,6 +67,9 @@ export function sampleAcrossTopLevel(paths: readonly string[], root: string, cap
   };
 }
 
+/** How many entry folders {@link groupByEntry} tries before it works out a path's entry the full way. */
+const RECENT_FOLDERS = 8;
+
 /**
  * The first `cap` indices of each top-level entry's paths (see {@link topLevelEntry}), entries in the order they
  * first appear. Kept apart from the rounds so the engine compiles this loop, which runs once per path, on its own
@@ -74,22 +77,43 @@ export function sampleAcrossTopLevel(paths: readonly string[], root: string, cap
  */
 function groupByEntry(paths: readonly string[], root: string, cap: number): Map<string, number[]> {
   const groups = new Map<string, number[]>();
-  // Consecutive paths often share their entry (one large folder dominates most trees): one `startsWith` of the
-  // last entry's folder, as rg prints it, tells most of them without making the entry's name (which allocates).
-  // A path that misses it (another entry, a file right under the root, a `\` separator) takes the full way.
+  // In modification order, a path mostly lies in one of a few folders met just before it (one large folder
+  // dominates most trees, a few others interleave with it). A `startsWith` of each recent entry's folder, as rg
+  // prints it, tells such a path without making the entry's name (which allocates): in a tree of 50,000 files
+  // this took 1.4 tests a path, and 364 paths the full way (the last entry's folder alone left 12,865). A
+  // folder that is found moves one place forward, so the common ones are tried first. A file right under the
+  // root, or a `\` separator, never matches a folder and always takes the full way.
   const under = root === '.' ? '' : `${root}/`;
-  let last: number[] = [];
-  let lastFolder = '\0';
+  const folders: string[] = [];
+  const recent: number[][] = [];
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i]!;
-    if (!path.startsWith(lastFolder)) {
-      const key = topLevelEntry(path, root);
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = []));
-      last = group;
-      lastFolder = `${under}${key}/`;
+    let group: number[] | undefined;
+    for (let r = 0; r < folders.length; r++) {
+      if (!path.startsWith(folders[r]!)) continue;
+      group = recent[r]!;
+      if (r > 0) {
+        // Swapped through locals: a destructuring swap makes two arrays a path in code not compiled yet.
+        const before = folders[r - 1]!;
+        folders[r - 1] = folders[r]!;
+        folders[r] = before;
+        recent[r] = recent[r - 1]!;
+        recent[r - 1] = group;
+      }
+      break;
     }
-    if (last.length < cap) last.push(i);
+    if (group === undefined) {
+      const key = topLevelEntry(path, root);
+      group = groups.get(key);
+      if (!group) groups.set(key, (group = []));
+      const folder = `${under}${key}/`;
+      if (path.startsWith(folder)) {
+        const slot = Math.min(folders.length, RECENT_FOLDERS - 1);
+        folders[slot] = folder;
+        recent[slot] = group;
+      }
+    }
+    if (group.length < cap) group.push(i);
   }
   return groups;
 }

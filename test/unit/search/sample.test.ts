@@ -102,4 +102,23 @@ describe('sampleAcrossTopLevel against a plain reference (differential)', () => 
       assert.deepEqual({ indices: got.indices, groupsTotal: got.groupsTotal, groupsReached: got.groupsReached }, want, JSON.stringify({ paths, root, cap }));
     }
   });
+
+  it('picks the same paths when many entries interleave, more than the recently met folders it tries first', () => {
+    const random = seededRandom(24);
+    // Entries whose names are prefixes of one another, files right under the root, and folder names that are
+    // also file names, so a folder test that matched too much or a slot that held the wrong group would show.
+    const entries = Array.from({ length: 14 }, (_, i) => `e${i}`).concat(['e1x', 'e', 'README.md']);
+    for (let trial = 0; trial < 200; trial++) {
+      const root = ['.', 'pkg'][trial % 2]!;
+      const under = root === '.' ? '' : `${root}/`;
+      const hot = entries.slice(0, 2 + Math.floor(random() * entries.length));
+      const paths = Array.from({ length: Math.floor(random() * 400) }, (_, i) => {
+        const entry = hot[Math.floor(random() * hot.length)]!;
+        return random() < 0.1 ? `${under}${entry}` : `${under}${entry}/d${i % 7}/f${i}.ts`;
+      });
+      const cap = 1 + Math.floor(random() * 40);
+      const got = sampleAcrossTopLevel(paths, root, cap);
+      assert.deepEqual({ indices: got.indices, groupsTotal: got.groupsTotal, groupsReached: got.groupsReached }, reference(paths, root, cap), JSON.stringify({ root, cap, paths }));
+    }
+  });
 });
