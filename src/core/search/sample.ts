@@ -80,16 +80,21 @@ function groupByEntry(paths: readonly string[], root: string, cap: number): Map<
   // In modification order, a path mostly lies in one of a few folders met just before it (one large folder
   // dominates most trees, a few others interleave with it). A `startsWith` of each recent entry's folder, as rg
   // prints it, tells such a path without making the entry's name (which allocates): in a tree of 50,000 files
-  // this took 1.4 tests a path, and 364 paths the full way (the last entry's folder alone left 12,865). A
+  // this took 1.4 tests a path, and 356 paths the full way (the last path's folder alone left 12,828). A
   // folder that is found moves one place forward, so the common ones are tried first. A file right under the
   // root, or a `\` separator, never matches a folder and always takes the full way.
   const under = root === '.' ? '' : `${root}/`;
   const folders: string[] = [];
   const recent: number[][] = [];
+  let fullWays = 0;
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i]!;
+    // Where more than a path in four takes the full way (many entries in turn, as under a deep sample root),
+    // the recent folders do not pay for their tests: only the last path's folder is tried then.
+    const few = fullWays * 4 > i;
+    const tried = few ? Math.min(folders.length, 1) : folders.length;
     let group: number[] | undefined;
-    for (let r = 0; r < folders.length; r++) {
+    for (let r = 0; r < tried; r++) {
       if (!path.startsWith(folders[r]!)) continue;
       group = recent[r]!;
       if (r > 0) {
@@ -103,12 +108,14 @@ function groupByEntry(paths: readonly string[], root: string, cap: number): Map<
       break;
     }
     if (group === undefined) {
+      fullWays++;
       const key = topLevelEntry(path, root);
       group = groups.get(key);
       if (!group) groups.set(key, (group = []));
       const folder = `${under}${key}/`;
-      if (path.startsWith(folder)) {
-        const slot = Math.min(folders.length, RECENT_FOLDERS - 1);
+      // A folder no path can start with (a file's, right under the root) would only take a place in the list.
+      if (few || path.startsWith(folder)) {
+        const slot = few ? 0 : Math.min(folders.length, RECENT_FOLDERS - 1);
         folders[slot] = folder;
         recent[slot] = group;
       }
