@@ -148,7 +148,8 @@ export function sampleAcrossBranches(paths: readonly string[], root: string, cap
 
 /** The deepest folder at or below `root` that holds every path (`root` when they branch right under it). */
 function commonFolder(paths: readonly string[], root: string): string {
-  if (paths.length === 0) return root;
+  // A list whose first path is not under `root` has no folder below it to move to.
+  if (paths.length === 0 || (root !== '.' && !paths[0]!.startsWith(`${root}/`))) return root;
   const first = paths[0]!.split('/');
   let common = first.length - 1;
   for (const p of paths) {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { sampleAcrossTopLevel, topLevelEntry } from '../../../src/core/search/sample';
+import { sampleAcrossBranches, sampleAcrossTopLevel, topLevelEntry } from '../../../src/core/search/sample';
 import { seededRandom } from '../../helpers/seededRandom';
 
 describe('sampleAcrossTopLevel', () => {
@@ -120,5 +120,27 @@ describe('sampleAcrossTopLevel against a plain reference (differential)', () => 
       const got = sampleAcrossTopLevel(paths, root, cap);
       assert.deepEqual({ indices: got.indices, groupsTotal: got.groupsTotal, groupsReached: got.groupsReached }, reference(paths, root, cap), JSON.stringify({ root, cap, paths }));
     }
+  });
+});
+
+describe('sampleAcrossBranches', () => {
+  it('moves down to the deepest folder that holds every path, and no further', () => {
+    const paths = ['packages/app/src/a/1.ts', 'packages/app/src/b/2.ts', 'packages/app/src/a/3.ts', 'packages/app/src/c.ts'];
+    const sample = sampleAcrossBranches(paths, '.', 3);
+    assert.equal(sample.root, 'packages/app/src');
+    assert.deepEqual(sample.indices, [0, 1, 3]);
+    assert.equal(sampleAcrossBranches(paths, 'packages', 3).root, 'packages/app/src');
+  });
+
+  it('stays at the root when the paths branch right under it', () => {
+    assert.equal(sampleAcrossBranches(['src/a.ts', 'test/b.ts'], '.', 1).root, '.');
+    assert.equal(sampleAcrossBranches(['pkg/src/a.ts', 'pkg/test/b.ts'], 'pkg', 1).root, 'pkg');
+  });
+
+  it('never names a folder outside the root, even for paths that are not under it', () => {
+    // rg prints the search path first in every line, so only a caller's mistake gets here; the answer must
+    // still be the root, not a folder of the stray paths.
+    assert.equal(sampleAcrossBranches(['a/b/c.ts', 'a/b/d.ts'], 'pkg', 1).root, 'pkg');
+    assert.equal(sampleAcrossBranches(['pkgx/b/c.ts', 'pkgx/b/d.ts'], 'pkg', 1).root, 'pkg');
   });
 });
