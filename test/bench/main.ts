@@ -29,7 +29,7 @@ import { webFetchCase } from './cases/webFetchTable';
 import { webFetchLoadCase } from './cases/webFetchLoad';
 import { workspaceSearchCase } from './cases/workspaceSearchTable';
 import { BROAD_TOKEN, ensureCorpus, SELECTIVE_TOKEN, type CorpusManifest } from './corpus';
-import { BENCH_RG, type CaseContext } from './measure';
+import { BENCH_RG, runScoutProcess, type CaseContext, type FirstTouchCost } from './measure';
 import { renderCase, renderChecks, type CaseResult } from './report';
 
 /** Every case, in the order they run. */
@@ -99,7 +99,7 @@ function warmupPath(root: string, corpus: CorpusManifest | undefined): string | 
 }
 
 /** The machine, as the table in docs/benchmarks.md states it. */
-function machine(): { cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; ripgrep: string } {
+async function machine(): Promise<{ cpus: number; cpuModel: string; memoryGiB: number; os: string; node: string; ripgrep: string; firstTouch: FirstTouchCost }> {
   const cpus = os.cpus();
   return {
     cpus: cpus.length,
@@ -108,6 +108,7 @@ function machine(): { cpus: number; cpuModel: string; memoryGiB: number; os: str
     os: `${os.type()} ${os.release()} ${os.arch()}`,
     node: process.version,
     ripgrep: execFileSync(BENCH_RG, ['--version'], { encoding: 'utf8' }).split('\n')[0]!,
+    firstTouch: await runScoutProcess({ mode: 'first-touch' }),
   };
 }
 
@@ -139,7 +140,7 @@ async function main(): Promise<number> {
     log,
   };
   const started = new Date();
-  const host = machine();
+  const host = await machine();
   const command = ['npm run bench', ...(process.argv.length > 2 ? ['--', ...process.argv.slice(2)] : [])].join(' ');
   const tree = corpus
     ? `generated corpus ${root}: ${corpus.files.toLocaleString('en-US')} files, ${(corpus.bytes / 2 ** 20).toFixed(0)} MiB, depth ≤ ${corpus.maxDepth}, ${corpus.hiddenFiles} hidden, ${corpus.ignoredFiles} ignored, ${corpus.binaryFiles} binary, ${corpus.nonUtf8Names} non-UTF-8 names, one ${(corpus.logFile.bytes / 2 ** 20).toFixed(0)} MiB log`
@@ -148,7 +149,7 @@ async function main(): Promise<number> {
     [
       `## Scout benchmarks — ${started.toISOString().slice(0, 10)}`,
       '',
-      `Machine: ${host.cpus} × ${host.cpuModel}, ${host.memoryGiB} GiB RAM, ${host.os}; Node ${host.node}; ${host.ripgrep}. Load average at start: ${loadAverage()}.`,
+      `Machine: ${host.cpus} × ${host.cpuModel}, ${host.memoryGiB} GiB RAM, ${host.os}; Node ${host.node}; ${host.ripgrep}. A first touch of fresh memory costs ${host.firstTouch.microsecondsPerPage.toFixed(2)} µs per 4 KiB page (${host.firstTouch.faults.toLocaleString('en-US')} minor faults for ${host.firstTouch.pages.toLocaleString('en-US')} pages). Load average at start: ${loadAverage()}.`,
       `Command: \`${command}\`. Tree: ${tree}.`,
       '',
       '',

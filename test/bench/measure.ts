@@ -18,10 +18,13 @@ import { RG_PATH } from '../helpers/searchEnv';
  * - **Peak RSS, Scout**: `process.resourceUsage().maxRSS` of the sample's process (the kernel's high-water
  *   mark, from getrusage). The call's own share is that peak minus the RSS just before the call (after a full
  *   GC); it is exact when the call set a new high-water mark, which the report checks and flags otherwise.
- * - **Peak RSS and CPU, rg**: GNU `/usr/bin/time -f '%M %U %S'` (wait4's `ru_maxrss` and CPU times) around a
- *   separate rg run, interleaved with the timed ones, so the wrapper never adds to rg's wall time. Absent
- *   when `/usr/bin/time` is missing.
- * - **CPU, Scout**: `process.cpuUsage()` over the call (all threads of the process; rg's CPU not included).
+ * - **Peak RSS, CPU and minor page faults, rg**: GNU `/usr/bin/time -f '%M %U %S %R'` (wait4's `ru_maxrss`,
+ *   CPU times and `ru_minflt`) around a separate rg run, interleaved with the timed ones, so the wrapper never
+ *   adds to rg's wall time. Absent when `/usr/bin/time` is missing.
+ * - **CPU and minor page faults, Scout**: `process.cpuUsage()` and `process.resourceUsage().minorPageFault` over
+ *   the call (all threads of the process; rg's not included). A call that makes megabytes of text pays a fault
+ *   for each page it uses for the first time, and what a fault costs depends on the machine, so the bench
+ *   measures it once per run ({@link firstTouchCost}, in a process of its own).
  * - Samples alternate Scout and baseline (and which goes first), after `warmup` discarded rounds of each, so
  *   both read a warm page cache and drift hits both alike.
  */
@@ -107,10 +110,14 @@ export function timeRipgrep(argv: readonly string[], cwd: string, rgPath = BENCH
 /** True when GNU time is installed, so rg's peak RSS can be read. */
 export const canMeasureRipgrepRss = existsSync(GNU_TIME);
 
-/** What GNU time reports for one rg run: peak RSS (`%M`, from wait4) and CPU time (`%U` + `%S`). */
+/**
+ * What GNU time reports for one rg run: peak RSS (`%M`, from wait4), CPU time (`%U` + `%S`) and minor page
+ * faults (`%R`).
+ */
 export interface RipgrepResources {
   readonly peakRssBytes: number;
   readonly cpuMs: number;
+  readonly minorFaults: number;
 }
 
 /** Resources of one run of `rg argv` in `cwd`, stdout drained; undefined without GNU time. */
@@ -120,16 +127,46 @@ export async function ripgrepResources(argv: readonly string[], cwd: string, rgP
   const out = path.join(dir, 'usage');
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(GNU_TIME, ['-f', '%M %U %S', '-o', out, rgPath, ...argv], { cwd, env: ripgrepEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
+      const child = spawn(GNU_TIME, ['-f', '%M %U %S %R', '-o', out, rgPath, ...argv], { cwd, env: ripgrepEnv(), stdio: ['ignore', 'pipe', 'ignore'] });
       child.stdout.resume();
       child.on('error', reject);
       child.on('close', () => resolve());
     });
-    const [kib, user, system] = readFileSync(out, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
-    return Number.isFinite(kib) ? { peakRssBytes: kib! * 1024, cpuMs: (user! + system!) * 1000 } : undefined;
+    const [kib, user, system, faults] = readFileSync(out, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+    return Number.isFinite(kib) ? { peakRssBytes: kib! * 1024, cpuMs: (user! + system!) * 1000, minorFaults: faults! } : undefined;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What a first touch of fresh memory costs this process, from {@link firstTouchCost}. */
+export interface FirstTouchCost {
+  /** 4 KiB pages touched. */
+  readonly pages: number;
+  /** Minor page faults taken while touching them: one per page, fewer where the kernel maps huge pages. */
+  readonly faults: number;
+  /** Wall µs per page, the kernel's faults and the page's zeroing included. */
+  readonly microsecondsPerPage: number;
+}
+
+/**
+ * Touches one byte in each 4 KiB page of a fresh block of `bytes` (an allocation of its own, so its pages are
+ * new to the process) and times it: what a call pays for each megabyte it uses for the first time. The median
+ * of `rounds` blocks.
+ */
+export function firstTouchCost(bytes = 16 * MiB, rounds = 5): FirstTouchCost {
+  const pages = Math.ceil(bytes / 4096);
+  const faults: number[] = [];
+  const micros: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const block = Buffer.allocUnsafeSlow(bytes);
+    const before = process.resourceUsage().minorPageFault;
+    const started = performance.now();
+    for (let i = 0; i < bytes; i += 4096) block[i] = 1;
+    micros.push(((performance.now() - started) * 1000) / pages);
+    faults.push(process.resourceUsage().minorPageFault - before);
+  }
+  return { pages, faults: summarize(faults).median, microsecondsPerPage: summarize(micros).median };
 }
 
 /**

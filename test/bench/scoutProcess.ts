@@ -7,6 +7,7 @@
  *   before and after it (`process.resourceUsage().maxRSS`, the kernel's high-water mark).
  * - `cancel`: starts grep calls and aborts each `delaysMs[i]` ms after it started, once its rg runs; reports
  *   when rg had exited (polling `/proc/<pid>/stat`) and when the call settled.
+ * - `first-touch`: times the first touch of fresh memory (`firstTouchCost` in measure.ts).
  */
 import { readdirSync, readFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
@@ -18,7 +19,7 @@ import { isToolError } from '../../src/core/errors';
 import { findTool } from '../../src/core/registry';
 import type { Logger, RunSummary, SpillWriter, ToolEnv, ToolOutput } from '../../src/core/tool';
 import { listByParallelWalk } from './cases/globPlan';
-import { BENCH_RG } from './measure';
+import { BENCH_RG, firstTouchCost, type FirstTouchCost } from './measure';
 import { outputDigest } from './outputDigest';
 import { profiled, type ProfileSummary } from './profile';
 
@@ -46,12 +47,24 @@ export interface CancelRequest {
   readonly delaysMs: readonly number[];
 }
 
-export type ChildRequest = CallRequest | CancelRequest;
+/** Times the first touch of fresh memory (`firstTouchCost`), away from the driver, whose resident size rg's spawns pay for. */
+export interface FirstTouchRequest {
+  readonly mode: 'first-touch';
+}
+
+export type ChildRequest = CallRequest | CancelRequest | FirstTouchRequest;
 
 export interface CallReport {
   readonly wallMs: number;
   /** CPU time (user + system, all threads) this process used during the call, ms. */
   readonly cpuMs: number;
+  /** The part of `cpuMs` spent in the kernel (system time), ms. */
+  readonly systemCpuMs: number;
+  /**
+   * Minor page faults this process took during the call (`process.resourceUsage().minorPageFault`): mostly the
+   * first touch of memory it had not used before, each paid in the kernel (see `firstTouchCost` in measure.ts).
+   */
+  readonly minorFaults: number;
   /**
    * The call's wall time split at rg's spawn and exit (seen by wrapping `child_process.spawn`), ms: before rg
    * (argument parsing, path resolution, spawn), rg running, and after rg exited (the last output, sorting,
@@ -93,7 +106,7 @@ export interface CancelReport {
   readonly samples: readonly CancelSample[];
 }
 
-export type ChildReport<R extends ChildRequest> = R extends CallRequest ? CallReport : CancelReport;
+export type ChildReport<R extends ChildRequest> = R extends CallRequest ? CallReport : R extends CancelRequest ? CancelReport : FirstTouchCost;
 
 /** Spawns and exits of child processes during the timed call, for `CallReport.phases`. */
 const spawned: { at: number; exitedAt?: number }[] = [];
@@ -162,6 +175,7 @@ async function runCall(request: CallRequest): Promise<CallReport> {
   const rssBeforeBytes = process.memoryUsage.rss();
   const maxRssBeforeBytes = process.resourceUsage().maxRSS * 1024;
   const cpuBefore = process.cpuUsage();
+  const faultsBefore = process.resourceUsage().minorPageFault;
   spawned.length = 0;
   const started = performance.now();
   let outcome: Outcome | undefined;
@@ -176,11 +190,14 @@ async function runCall(request: CallRequest): Promise<CallReport> {
   const ended = performance.now();
   const wallMs = ended - started;
   const cpu = process.cpuUsage(cpuBefore);
+  const minorFaults = process.resourceUsage().minorPageFault - faultsBefore;
   const rg = spawned.length === 1 && spawned[0]!.exitedAt !== undefined ? spawned[0]! : undefined;
   const maxRssAfterBytes = process.resourceUsage().maxRSS * 1024;
   return {
     wallMs,
     cpuMs: (cpu.user + cpu.system) / 1000,
+    systemCpuMs: cpu.system / 1000,
+    minorFaults,
     ...(rg ? { phases: { beforeRgMs: rg.at - started, rgMs: rg.exitedAt! - rg.at, afterRgMs: ended - rg.exitedAt! } } : {}),
     rssBeforeBytes,
     maxRssBeforeBytes,
@@ -265,7 +282,7 @@ async function runCancel(request: CancelRequest): Promise<CancelReport> {
 async function main(): Promise<void> {
   const request = JSON.parse(process.argv[2]!) as ChildRequest;
   try {
-    const report = request.mode === 'call' ? await runCall(request) : await runCancel(request);
+    const report = request.mode === 'call' ? await runCall(request) : request.mode === 'cancel' ? await runCancel(request) : firstTouchCost();
     process.stdout.write(`${JSON.stringify(report)}\n`);
   } finally {
     rmSync(spillDir, { recursive: true, force: true });

@@ -40,8 +40,9 @@ export async function sideBySide(ctx: CaseContext, request: CallRequest, rgArgv:
   const rgResources = rg.map((r) => r.resources).filter((u): u is RipgrepResources => u !== undefined);
   const rgRss = rgResources.map((u) => u.peakRssBytes);
   const notes: string[] = [];
-  const cpu = `CPU time, median: Scout's process ${summarize(scout.map((s) => s.cpuMs)).median.toFixed(0)} ms during the call (rg's not included)`;
-  notes.push(rgResources.length ? `${cpu}; rg ${summarize(rgResources.map((u) => u.cpuMs)).median.toFixed(0)} ms.` : `${cpu}.`);
+  const medianOf = (values: number[]): string => summarize(values).median.toLocaleString('en-US', { maximumFractionDigits: 0 });
+  const cpu = `CPU time, median: Scout's process ${medianOf(scout.map((s) => s.cpuMs))} ms during the call (${medianOf(scout.map((s) => s.systemCpuMs))} ms of it in the kernel, ${medianOf(scout.map((s) => s.minorFaults))} minor page faults; rg's not included)`;
+  notes.push(rgResources.length ? `${cpu}; rg ${medianOf(rgResources.map((u) => u.cpuMs))} ms, ${medianOf(rgResources.map((u) => u.minorFaults))} minor page faults.` : `${cpu}.`);
   const phases = scout.map((s) => s.phases).filter((p) => p !== undefined);
   if (phases.length === scout.length) {
     const median = (pick: (p: (typeof phases)[number]) => number): string => summarize(phases.map(pick)).median.toFixed(0);

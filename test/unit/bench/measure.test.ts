@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { middleHalf, summarize } from '../../bench/measure';
+import { firstTouchCost, middleHalf, summarize } from '../../bench/measure';
 
 describe('bench statistics', () => {
   it('gives the median and the quartiles of samples in any order', () => {
@@ -9,5 +9,13 @@ describe('bench statistics', () => {
     // The middle value of an odd count belongs to neither half.
     assert.deepEqual(middleHalf([7, 1, 6, 2, 5, 3, 4]), { low: 2, high: 6 });
     assert.deepEqual(middleHalf([1.2]), { low: 1.2, high: 1.2 });
+  });
+
+  it('times the first touch of every page of a fresh block, and counts its faults', () => {
+    const cost = firstTouchCost(4 * 1024 * 1024, 3);
+    assert.equal(cost.pages, 1024);
+    // One fault per page, or fewer where the kernel maps huge pages; never none for memory never touched.
+    assert.ok(cost.faults >= 1 && cost.faults <= 2 * cost.pages, `${cost.faults} faults for ${cost.pages} pages`);
+    assert.ok(Number.isFinite(cost.microsecondsPerPage) && cost.microsecondsPerPage > 0, String(cost.microsecondsPerPage));
   });
 });
