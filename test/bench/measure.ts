@@ -150,11 +150,12 @@ export interface FirstTouchCost {
 }
 
 /**
- * Touches one byte in each 4 KiB page of a fresh block of `bytes` (an allocation of its own, so its pages are
- * new to the process) and times it: what a call pays for each megabyte it uses for the first time. The median
- * of `rounds` blocks.
+ * Touches one byte in each 4 KiB page of a fresh block of `bytes` and times it: what a call pays for each
+ * megabyte it uses for the first time. The median of `rounds` blocks. The default size is above glibc's
+ * largest threshold for serving an allocation from memory the process already has (32 MiB on 64-bit), so
+ * `malloc` maps the block anew even after the process has freed large buffers.
  */
-export function firstTouchCost(bytes = 16 * MiB, rounds = 5): FirstTouchCost {
+export function firstTouchCost(bytes = 40 * MiB, rounds = 5): FirstTouchCost {
   const pages = Math.ceil(bytes / 4096);
   const faults: number[] = [];
   const micros: number[] = [];

@@ -12,8 +12,8 @@ describe('bench statistics', () => {
   });
 
   it('times the first touch of every page of a fresh block, and counts its faults', () => {
-    const cost = firstTouchCost(4 * 1024 * 1024, 3);
-    assert.equal(cost.pages, 1024);
+    const cost = firstTouchCost(undefined, 1);
+    assert.equal(cost.pages, 10240);
     // One fault per page, or fewer where the kernel maps huge pages; never none for memory never touched.
     assert.ok(cost.faults >= 1 && cost.faults <= 2 * cost.pages, `${cost.faults} faults for ${cost.pages} pages`);
     assert.ok(Number.isFinite(cost.microsecondsPerPage) && cost.microsecondsPerPage > 0, String(cost.microsecondsPerPage));
