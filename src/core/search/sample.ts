@@ -87,8 +87,13 @@ function groupByEntry(paths: readonly string[], root: string, cap: number): Map<
   const folders: string[] = [];
   const recent: number[][] = [];
   let fullWays = 0;
+  // The first recent folder once its entry has its `cap` paths: a path in it needs nothing more, and in most
+  // trees that is most paths. Skipping those first took about a sixth off this loop on a host's first large
+  // list, which runs before the engine has compiled the loop.
+  let full: string | undefined;
   for (let i = 0; i < paths.length; i++) {
     const path = paths[i]!;
+    if (full !== undefined && path.startsWith(full)) continue;
     // Where more than a path in four takes the full way (many entries in turn, as under a deep sample root),
     // the recent folders do not pay for their tests: only the last path's folder is tried then.
     const few = fullWays * 4 > i;
@@ -121,6 +126,7 @@ function groupByEntry(paths: readonly string[], root: string, cap: number): Map<
       }
     }
     if (group.length < cap) group.push(i);
+    full = recent[0] !== undefined && recent[0].length >= cap ? folders[0] : undefined;
   }
   return groups;
 }
