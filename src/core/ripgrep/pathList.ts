@@ -55,7 +55,8 @@ const RUN_BYTES = 256 * 1024;
  * Ranges that are not plain as a whole are halved until this size; below it, each record is checked on its own.
  * Each check makes a view of the buffer, which costs more than the check itself, so a small leaf pays: with 60
  * names that are not UTF-8 in 3.6 MB of output, 2 KiB leaves cost each such name about 44 checks and 256 bytes
- * about 24, which took a quarter off the decoding while rg prints.
+ * about 24. In a loop of the reader alone that took a quarter off its reads, and with rg printing, 8% off
+ * the time from rg's first byte to its exit.
  */
 const SMALLEST_HALVED_RUN = 256;
 

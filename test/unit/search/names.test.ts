@@ -140,6 +140,17 @@ describe('file names cannot pass for result lines', function () {
     }
   });
 
+  it('finds a look-alike line among many other non-ASCII lines, first, in the middle or last', () => {
+    const safe = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? `docs/r\u00e9sum\u00e9-${i}.md` : `src/file-${i}.ts`));
+    assert.equal(listedAsIs(safe.join('\n')), true);
+    for (const name of FORGERIES.slice(-LOOK_ALIKES)) {
+      for (const at of [0, 150, 300]) {
+        const lines = [...safe.slice(0, at), name, ...safe.slice(at)];
+        assert.equal(listedAsIs(lines.join('\n')), false, `${name} at line ${at}`);
+      }
+    }
+  });
+
   it('covers every structural line glob and grep emit: each non-path line of real results matches the rule', async () => {
     const ws = makeRealisticWorkspace({ unreadable: true });
     try {
