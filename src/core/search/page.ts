@@ -29,13 +29,15 @@ const FOLDED_FORMS: Record<string, string> = { i: '[il1|]', l: '[il1|]', o: '[o0
 const FOLDED_STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS.replace(/\\d|[ilom]/g, (c) => FOLDED_FORMS[c]!)})`, 'iu');
 /**
  * What {@link needsQuoting} finds in any line of a text of lines: an unsafe or invisible character (line feeds
- * apart), a line starting like a structural line, or ending in white space. Case is ignored, as in
- * {@link STRUCTURE_START}; none of the unsafe characters has a case. Three expressions, each tried on the whole
- * text: as one alternation they took 10.7 ms on 3.5 MB of names, one in 20 of them not ASCII, and apart 8.3 ms.
+ * apart), a line starting like a structural line, or ending in white space. Three expressions, each tried on
+ * the whole text: as one alternation they took 10.7 ms on 3.5 MB of names, one in 20 of them not ASCII, and
+ * apart 8.3 ms. The line starts take the flags of {@link STRUCTURE_START} (`i`, not `iu`): with `u`, the KELVIN
+ * SIGN and the long s fold to `k` and `s` and count as letters, so `No files foundK` had no word end after
+ * `found` and was listed raw where {@link displayPath} quotes it.
  */
 const ANY_LINE_NEEDS_QUOTING = [
   new RegExp(UNSAFE_OR_INVISIBLE.source, 'iu'),
-  new RegExp(String.raw`(?:^|\n)(?:${STRUCTURE_STARTS})`, 'iu'),
+  new RegExp(String.raw`(?:^|\n)(?:${STRUCTURE_STARTS})`, 'i'),
   /\s(?:\n|$)/u,
 ];
 /** {@link NON_ASCII}, to find each line that holds such a character in a text of lines. */
@@ -129,8 +131,8 @@ export function listedAsIs(lines: string, ascii = false): boolean {
 
 /**
  * True when a line of `lines` that holds a character other than ASCII passes for a structural line once
- * folded ({@link foldedLooksLikeStructure}). Only those lines are cut out and checked: splitting every line
- * took about 7 ms on 50,000 names, one in 20 of them not ASCII.
+ * folded ({@link foldedLooksLikeStructure}). Those lines are found with one search of the whole text: splitting
+ * it and testing every line took 5–7 ms on 50,000 names, one in 20 of them not ASCII.
  */
 function anyNonAsciiLineFoldsToStructure(lines: string): boolean {
   NON_ASCII_GLOBAL.lastIndex = 0;

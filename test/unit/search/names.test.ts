@@ -140,6 +140,14 @@ describe('file names cannot pass for result lines', function () {
     }
   });
 
+  it('quotes a structural line ending in a letter that folds to ASCII (KELVIN SIGN, long s), alone or in a list', () => {
+    for (const name of ['paths are relative to\u212a', 'Paths are relative to\u017f/x', 'No files found\u212a', 'No matches found\u017f', 'Scout glob\u212a: 3 files', 'Scout grep\u017f']) {
+      assert.notEqual(displayPath(name), name, name);
+      assert.equal(listedAsIs(name), false, name);
+      assert.equal(listedAsIs(`${name}\nsrc/a.ts`), false, name);
+    }
+  });
+
   it('finds a look-alike line among many other non-ASCII lines, first, in the middle or last', () => {
     const safe = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? `docs/r\u00e9sum\u00e9-${i}.md` : `src/file-${i}.ts`));
     assert.equal(listedAsIs(safe.join('\n')), true);
