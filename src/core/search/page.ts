@@ -19,6 +19,8 @@ export const NO_MATCHES = 'No matches found';
 /** The starts of the lines a listed name could be mistaken for (see {@link looksLikeStructure}), as alternatives. */
 const STRUCTURE_STARTS = String.raw`\[|"|line\s+\d|paths\s+are\s+relative\s+to\b|no\s+(?:files|matches)\s+found\b|scout\s+(?:glob|grep)\b|error\s*:|\(\s*code\s*:|\s`;
 const STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS})`, 'i');
+/** {@link STRUCTURE_STARTS} at the start of any line of a text of lines, as a pattern's source. */
+const ANY_LINE_STRUCTURE_START = String.raw`(?:^|\n)(?:${STRUCTURE_STARTS})`;
 /**
  * What a letter or digit of {@link STRUCTURE_STARTS} may read as in text {@link foldLookAlikes} has folded: the
  * confusables skeleton writes an upright stroke (`І`, `Ι`, `1`, Arabic-Indic `١`) as `l` and a round one (`О`,
@@ -37,7 +39,7 @@ const FOLDED_STRUCTURE_START = new RegExp(`^(?:${STRUCTURE_STARTS.replace(/\\d|[
  */
 const ANY_LINE_NEEDS_QUOTING = [
   new RegExp(UNSAFE_OR_INVISIBLE.source, 'iu'),
-  new RegExp(String.raw`(?:^|\n)(?:${STRUCTURE_STARTS})`, 'i'),
+  new RegExp(ANY_LINE_STRUCTURE_START, 'i'),
   /\s(?:\n|$)/u,
 ];
 /** {@link NON_ASCII}, to find each line that holds such a character in a text of lines. */
@@ -110,7 +112,7 @@ const ASCII_UNSAFE_ABOVE_C0 = ASCII_UNSAFE.filter((c) => c >= ' ');
  * a list of 50,000 paths, the whole check took 2.2–2.6 ms this way, and 3.3–3.7 ms with a search for each of
  * the 31 characters before the scan. DEL stays out of the class: with it in, the scan took 2.4 times as long.
  */
-const ANY_C0_UNSAFE_OR_STRUCTURE = new RegExp(`[${C0_UNSAFE.map(escapedCharacter).join('')}]|(?:^|\\n)(?:${STRUCTURE_STARTS})`, 'i');
+const ANY_C0_UNSAFE_OR_STRUCTURE = new RegExp(`[${C0_UNSAFE.map(escapedCharacter).join('')}]|${ANY_LINE_STRUCTURE_START}`, 'i');
 
 /** `c` as a regular expression writes it in a class: `\xHH`. */
 function escapedCharacter(c: string): string {
