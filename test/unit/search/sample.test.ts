@@ -121,6 +121,28 @@ describe('sampleAcrossTopLevel against a plain reference (differential)', () => 
       assert.deepEqual({ indices: got.indices, groupsTotal: got.groupsTotal, groupsReached: got.groupsReached }, reference(paths, root, cap), JSON.stringify({ root, cap, paths }));
     }
   });
+
+  it('picks the same paths when entries fill up: one dominant, a few large, many small and files named like them', () => {
+    const random = seededRandom(31);
+    // Long lists, so the first entries to get `cap` paths are tried first for thousands of paths, both where
+    // the second and third of them hold many of the others and where they seldom do.
+    const small = Array.from({ length: 40 }, (_, i) => `s${i}`);
+    for (let trial = 0; trial < 60; trial++) {
+      const root = ['.', 'pkg'][trial % 2]!;
+      const under = root === '.' ? '' : `${root}/`;
+      const large = trial % 3 === 0 ? [] : ['apps', 'app', 'docs'];
+      const paths = Array.from({ length: 500 + Math.floor(random() * 2500) }, (_, i) => {
+        const r = random();
+        const entry = r < 0.6 ? 'packages' : r < 0.8 && large.length ? large[Math.floor(random() * large.length)]! : small[Math.floor(random() * small.length)]!;
+        // A file right under the root whose name is a large entry's folder name with no slash, or a prefix of it.
+        if (random() < 0.02) return `${under}${['packages', 'app', 'apps.md', 's1'][Math.floor(random() * 4)]!}`;
+        return `${under}${entry}/d${i % 5}/f${i}.ts`;
+      });
+      const cap = 1 + Math.floor(random() * 30);
+      const got = sampleAcrossTopLevel(paths, root, cap);
+      assert.deepEqual({ indices: got.indices, groupsTotal: got.groupsTotal, groupsReached: got.groupsReached }, reference(paths, root, cap), JSON.stringify({ root, cap }));
+    }
+  });
 });
 
 describe('sampleAcrossBranches', () => {
