@@ -97,6 +97,42 @@ describe('PathListReader (chunked rg --files --null output)', () => {
     assert.ok(seenNonUtf8 > 5 && seenLineFeeds > 5 && seenHalved > 5, `the trials met every case: ${seenNonUtf8} ${seenLineFeeds} ${seenHalved}`);
   });
 
+  it('finds a line feed at any place in a name, among thousands of plain names, as name-by-name decoding does', () => {
+    // A line feed first, last, alone or doubled in a name, names of line feeds side by side and next to one that
+    // is not UTF-8: each is where a range or a single record starts or ends when the decoder halves its run.
+    const odd = [
+      Buffer.from('\nlead.txt'),
+      Buffer.from('trail.txt\n'),
+      Buffer.from('\n'),
+      Buffer.from('\n\n'),
+      Buffer.from('a\n\nb'),
+      Buffer.concat([Buffer.from('\n'), Buffer.from([0xff])]),
+      Buffer.concat([Buffer.from([0xe9]), Buffer.from('\n')]),
+    ];
+    const random = seededRandom(11);
+    for (let trial = 0; trial < 24; trial++) {
+      const strip = trial % 2 ? 2 : 0;
+      const list: Buffer[] = [];
+      for (let i = 0; i < 6000; i++) {
+        const r = random();
+        list.push(r < 0.01 ? odd[Math.floor(random() * odd.length)]! : Buffer.from(r < 0.5 ? `src/plain${i}.ts` : `docs/caf\u00e9${i}.md`));
+      }
+      // The first name's line feed is then the output's first byte.
+      if (trial % 3 === 0) list.unshift(odd[0]!);
+      const out = Buffer.concat(list.flatMap((n) => [Buffer.from(strip ? './' : ''), n, Buffer.from([0])]));
+      const cuts = Array.from({ length: trial % 5 }, () => Math.floor(random() * out.length)).sort((a, b) => a - b);
+      const got = read(out, strip, cuts);
+      const want: string[] = [];
+      let at = 0;
+      for (const name of list) {
+        want.push(decodePath(out, at, at + strip + name.length, strip).path);
+        at += strip + name.length + 1;
+      }
+      assert.deepEqual(got.paths, want);
+      for (const run of got.runs) if (run.joined !== undefined) assert.equal(run.joined.split('\n').length, run.count, 'a joined run holds no name with a line feed');
+    }
+  });
+
   it('decodes the plain names around a few that are not UTF-8 or hold a line feed as whole runs', () => {
     // One bad name in every few hundred broke a 256 KiB run into runs of a few dozen names each, and every run
     // is checked and written on its own after rg exits.
