@@ -30,6 +30,17 @@ describe('decodePath (one record)', () => {
   });
 });
 
+describe('decodePath past the end of its buffer', () => {
+  it('reads only the buffer, as subarray did: a byte of the memory after it never completes a name', () => {
+    // A small Buffer lies in Node's shared pool, and the next Buffer made there holds 0xa9, which would make the
+    // trailing 0xc3 a valid é.
+    const bytes = Buffer.allocUnsafe(8).fill(0x61);
+    bytes[7] = 0xc3;
+    Buffer.from([0xa9]);
+    assert.deepEqual(decodePath(bytes, 0, 9, 0), { path: 'aaaaaaa\uFFFD', base64: bytes.toString('base64') });
+  });
+});
+
 describe('PathListReader (chunked rg --files --null output)', () => {
   /** Feeds `out` cut at `cuts` and returns what the reader decoded. */
   function read(out: Buffer, strip: number, cuts: readonly number[]) {
