@@ -138,9 +138,10 @@ export class PathListReader {
    * {@link findUnplainRecords}) name by name, and each stretch of plain records between them as one run.
    */
   private decodeRun(buf: Buffer, start: number, end: number): void {
-    const ascii = isAscii(view(buf, start, end));
+    const bytes = view(buf, start, end);
+    const ascii = isAscii(bytes);
     const lineFeeds = lineFeedsIn(buf, start, end);
-    if (lineFeeds.length === 0 && (ascii || isUtf8(view(buf, start, end)))) {
+    if (lineFeeds.length === 0 && (ascii || isUtf8(bytes))) {
       this.decodePlain(buf, start, end, ascii);
       return;
     }
